@@ -1,0 +1,1 @@
+"""referee layer."""

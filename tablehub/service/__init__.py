@@ -1,0 +1,1 @@
+"""The service: the asyncio application, the journal, and the device wiring."""
