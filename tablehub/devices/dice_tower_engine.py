@@ -98,11 +98,14 @@ class TowerLink:
         if self.connected:
             self._send(wire.SETTLED, wire.encode_settled(throw_id, settle_ms))
 
-    def result(self, throw_id: int, read: int, dice: list[wire.Die], now_ms: int) -> None:
-        """A new reading: it replaces any older one, and is sent until acknowledged."""
+    def result(
+        self, throw_id: int, read: int, dice: list[wire.Die], now_ms: int, settled_ms: int = -1
+    ) -> None:
+        """A new reading: it replaces any older one, and is sent until acknowledged.
+        ``settled_ms``: when the dice stopped (default now), for the RESULT's age."""
         self.state = STATE_IDLE
         self.last_result = wire.Result(throw_id, read, 0, 0, dice)
-        self.last_settled_ms = now_ms
+        self.last_settled_ms = settled_ms if settled_ms >= 0 else now_ms
         self.acked = False
         self.retx_interval = RETX_FIRST_MS
         self.next_retx_ms = now_ms + self.retx_interval
