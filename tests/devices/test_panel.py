@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -139,7 +140,7 @@ def test_countdown_ticks_then_buzzes(factory: Any) -> None:
     ticks, on_times = run(factory, body)
     assert ticks == [3, 2, 1, 0]
     assert len(on_times) == 4
-    gaps = [b - a for a, b in zip(on_times, on_times[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(on_times)]
     assert all(g == pytest.approx(0.1, abs=0.04) for g in gaps), gaps
 
 
