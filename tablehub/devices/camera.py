@@ -37,6 +37,7 @@ class CameraError(RuntimeError):
 
 class Camera(ABC):
     description: str = "camera"
+    in_loop: bool = False  # True: reading is cheap, the service may read on its event loop
 
     def __init__(self) -> None:
         self.frames_read = 0
@@ -237,9 +238,12 @@ class SimulatedCamera(Camera):
     """Frames made by code: ``source(index)`` for index 0, 1, 2, ...  Swap the source at any
     time (``set_source``) to change the scene, as a renderer driven by a simulation does."""
 
-    def __init__(self, width: int, height: int, source: FrameSource | None = None) -> None:
+    def __init__(
+        self, width: int, height: int, source: FrameSource | None = None, in_loop: bool = False
+    ) -> None:
         super().__init__()
         self.width, self.height = width, height
+        self.in_loop = in_loop
         self.source = source or plain_table(width, height)
         self.description = f"simulated camera {width}x{height}"
         self._open = False
