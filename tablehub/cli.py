@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.simulate",
     "tablehub.commands.config",
     "tablehub.commands.run",
+    "tablehub.commands.doctor",
 )
 
 

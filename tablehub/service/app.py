@@ -295,6 +295,8 @@ class Hub:
         self.post(PanelEvent("next" if pressed else "timeout", request=out.request))
 
     def _start_timer(self, out: StartTimer) -> None:
+        ticks = "" if out.countdown == "none" else f", {out.countdown} countdown"
+        self.transcript(f"[timer] {out.name}: {out.seconds:g} s{ticks}")
         self._cancel_timer(out.name)
         self._timers[out.name] = self.loop.call_later(out.seconds, self._expire, out.name)
         if out.countdown != "none":
