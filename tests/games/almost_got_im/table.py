@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tablehub.games.almost_got_im.cards import JOKERS, SUITS, card_id
+from tablehub.games.almost_got_im.cards import DECK, JOKERS, SUITS, card_id
 from tablehub.games.almost_got_im.rules import default_rules
 from tablehub.games.almost_got_im.state import AgiState
 from tablehub.games.base import CHANCE, Event
@@ -85,14 +85,16 @@ def new_game(
 
 
 def _fix_duplicates(hands: list[list[str]], fixed: set[int]) -> None:
-    """Junk hands must not reuse a card given to a chosen hand: swap in spare junk."""
+    """Junk hands must not reuse a card given to a chosen hand: swap in unused cards
+    (Queens and Kings first, so a junk hand stays junk)."""
     taken = {c for seat in fixed for c in hands[seat]}
-    spare = [
-        card_id(s, r)
-        for r in ("q", "k")
-        for s in SUITS
-        if card_id(s, r) not in taken and all(card_id(s, r) not in h for h in hands)
-    ]
+    used = {c for hand in hands for c in hand}
+    order = {"q": 0, "k": 1}
+    spare = sorted(
+        (c for c in DECK if c not in used and c not in JOKERS),
+        key=lambda c: (order.get(c.rsplit("-", 1)[1], 2), c),
+        reverse=True,
+    )
     for seat, hand in enumerate(hands):
         if seat in fixed:
             continue
