@@ -58,7 +58,7 @@ from tablehub.games.base import (
     Move,
     View,
 )
-from tablehub.games.chaos_in_gotham.cards import CardData, CardDataError, load_card_data
+from tablehub.games.chaos_in_gotham.cards import CardData, CardDataError, Villain, load_card_data
 from tablehub.games.chaos_in_gotham.revoke import find_revokes
 from tablehub.games.chaos_in_gotham.scoring import score_round, winners
 from tablehub.games.chaos_in_gotham.tricks import Play, resolve_trick
@@ -156,7 +156,7 @@ class ChaosState(GameState):
         self.steps.append({"step": "trump", "reason": "start"})
 
     # --- small lookups ----------------------------------------------------------------
-    def _ability_seat(self, ability: str) -> int | None:
+    def ability_seat(self, ability: str) -> int | None:
         for seat, villain in enumerate(self.villains):
             if villain is not None and self.data.villains[villain].ability == ability:
                 return seat
@@ -166,10 +166,15 @@ class ChaosState(GameState):
         villain = self.villains[seat]
         return None if villain is None else self.data.villains[villain].ability
 
-    def _villain_param(self, seat: int) -> Any:
+    def villain_card(self, seat: int) -> Villain:
         villain = self.villains[seat]
         assert villain is not None
         return self.data.villains[villain]
+
+    def minimums(self) -> dict[int, int]:
+        """Seat -> the lowest value its cards count (Clayface), for deciding tricks."""
+        clay = self.ability_seat("minimum-value")
+        return {} if clay is None else {clay: self.villain_card(clay).minimum}
 
     def trump_colour(self) -> str | None:
         return self.data.colour(self.trump_pile[-1]) if self.trump_pile else None
@@ -262,7 +267,7 @@ class ChaosState(GameState):
         return self._play_moves(step["seat"])
 
     def _catwoman_moves(self, seat: int) -> list[Move]:
-        limit = min(self._villain_param(seat).max_discard, self.deck_count(), self.hand_count(seat))
+        limit = min(self.villain_card(seat).max_discard, self.deck_count(), self.hand_count(seat))
         moves: list[Move] = []
         for k in range(limit + 1):
             if self.seen:
@@ -302,7 +307,7 @@ class ChaosState(GameState):
     def _joker_can_act(self, seat: int) -> bool:
         return (
             self._ability(seat) == "new-trump"
-            and self.trump_uses < self._villain_param(seat).uses_per_round
+            and self.trump_uses < self.villain_card(seat).uses_per_round
             and self.deck_count() > 0
         )
 
@@ -400,7 +405,7 @@ class ChaosState(GameState):
         discard = move.get("discard")
         if not isinstance(discard, list):
             return "Catwoman's exchange needs the list of discarded cards"
-        limit = min(self._villain_param(seat).max_discard, self.deck_count())
+        limit = min(self.villain_card(seat).max_discard, self.deck_count())
         if len(discard) > limit:
             return f"Catwoman may discard at most {limit} trick cards now"
         if not self.seen:
@@ -656,11 +661,11 @@ class ChaosState(GameState):
             self._start_trick()
 
     def _start_trick(self) -> None:
-        penguin = self._ability_seat("choose-location")
+        penguin = self.ability_seat("choose-location")
         if penguin is None:
             self.steps.append({"step": "location", "penguin": False})
         else:
-            draw = self._villain_param(penguin).draw
+            draw = self.villain_card(penguin).draw
             self.steps += [{"step": "location", "penguin": True}] * draw
             self.steps.append({"step": "penguin", "seat": penguin})
         self.steps += [
@@ -674,11 +679,9 @@ class ChaosState(GameState):
             if p["face_down"] and self.seen
         ]
         plays = [Play(p["seat"], p["card"], p["swap"]) for p in self.trick]
-        clay = self._ability_seat("minimum-value")
-        minimums = {} if clay is None else {clay: self._villain_param(clay).minimum}
         trump = self.trump_colour()
         assert trump is not None
-        outcome = resolve_trick(self.data, plays, trump, minimums)
+        outcome = resolve_trick(self.data, plays, trump, self.minimums())
         cards = [p.card for p in plays]
         if outcome.set_aside:
             self.set_aside.extend(cards)
@@ -795,7 +798,7 @@ class ChaosState(GameState):
         view["seat"] = player
         view["hand"] = list(self.hands[player])
         view["hand_unseen"] = self.hidden[player]
-        catwoman = self._ability_seat("new-hand")
+        catwoman = self.ability_seat("new-hand")
         view["discarded"] = list(self.discards) if catwoman == player else []
         view["trick"] = [
             dict(v, card=p["card"]) if p["seat"] == player else v
