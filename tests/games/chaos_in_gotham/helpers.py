@@ -86,4 +86,4 @@ def of_kind(events: Sequence[Event], kind: str) -> list[Event]:
 
 
 # Villains that change nothing about who wins a trick or which steps come.
-QUIET4 = ["poison-ivy", "harley-quinn", "the-riddler", "two-face"]
+QUIET4 = ["poison-ivy", "harley-quinn", "riddler", "two-face"]

@@ -24,7 +24,7 @@ def _hidden_round(villains: list[str]) -> ChaosState:
 
 
 def test_riddler_face_down_card_is_named_when_revealed_at_the_end_of_the_trick() -> None:
-    state = _hidden_round(["the-riddler", "poison-ivy", "two-face"])
+    state = _hidden_round(["riddler", "poison-ivy", "two-face"])
     state.apply({"kind": "trump", "player": CHANCE, "card": "blue-2"})
     state.apply({"kind": "location", "player": CHANCE, "card": "clock-tower"})
     events = state.apply({"kind": "play", "player": 0, "card": None, "face_down": True})
@@ -53,7 +53,7 @@ def test_catwoman_exchange_unseen_counts_only() -> None:
 
 
 def test_states_survive_json_and_garbage_is_refused() -> None:
-    state = _hidden_round(["the-joker", "poison-ivy"])
+    state = _hidden_round(["joker", "poison-ivy"])
     text = json.dumps(state.to_json())
     assert GAME.state_from_json(json.loads(text)) == state
     with pytest.raises(ValueError):

@@ -178,7 +178,7 @@ def test_wayne_tower_and_robinson_park_put_the_bottom_card_on_the_trump_pile(
 
 
 def test_the_joker_reveals_a_new_trump_once_per_round_on_his_turn() -> None:
-    villains = ["the-joker", "poison-ivy", "harley-quinn", "two-face"]
+    villains = ["joker", "poison-ivy", "harley-quinn", "two-face"]
     state = new_round(
         4,
         villains,
@@ -199,7 +199,7 @@ def test_the_joker_reveals_a_new_trump_once_per_round_on_his_turn() -> None:
 
 def test_no_card_left_for_a_new_trump_keeps_the_trump() -> None:
     # 6 players: 36 cards dealt, 1 turned for trump, 3 left; Catwoman takes all 3.
-    villains = ["catwoman", "poison-ivy", "harley-quinn", "two-face", "the-riddler", "clayface"]
+    villains = ["catwoman", "poison-ivy", "harley-quinn", "two-face", "riddler", "clayface"]
     state = new_round(6, villains, {}, trump="red-1")
     assert state.steps[0]["step"] == "catwoman" and state.deck_count() == 4
     three = state.hands[0][:3]
@@ -237,7 +237,7 @@ def test_catwoman_exchanges_up_to_three_cards_right_after_the_deal() -> None:
 
 
 def test_the_riddler_plays_odd_cards_face_down_revealed_when_the_trick_is_complete() -> None:
-    villains = ["the-riddler", "poison-ivy", "harley-quinn", "two-face"]
+    villains = ["riddler", "poison-ivy", "harley-quinn", "two-face"]
     state = new_round(
         4,
         villains,
@@ -275,7 +275,7 @@ def test_the_riddler_plays_odd_cards_face_down_revealed_when_the_trick_is_comple
 
 
 def test_a_face_down_lead_asks_nobody_to_follow() -> None:
-    villains = ["the-riddler", "poison-ivy", "harley-quinn", "two-face"]
+    villains = ["riddler", "poison-ivy", "harley-quinn", "two-face"]
     state = new_round(
         4,
         villains,
@@ -292,7 +292,7 @@ def test_a_face_down_lead_asks_nobody_to_follow() -> None:
 
 
 def test_two_face_announced_swap_makes_his_one_a_ten() -> None:
-    villains = ["two-face", "poison-ivy", "harley-quinn", "the-riddler"]
+    villains = ["two-face", "poison-ivy", "harley-quinn", "riddler"]
     state = new_round(
         4, villains, {0: ["green-1"], 1: ["green-9"], 2: ["green-2"], 3: ["green-3"]}, "red-1"
     )
@@ -314,7 +314,7 @@ def test_two_face_announced_swap_makes_his_one_a_ten() -> None:
 
 
 def test_two_face_swapping_his_ten_makes_it_a_one() -> None:
-    villains = ["two-face", "poison-ivy", "harley-quinn", "the-riddler"]
+    villains = ["two-face", "poison-ivy", "harley-quinn", "riddler"]
     state = new_round(
         4,
         villains,
@@ -331,7 +331,7 @@ def test_two_face_swapping_his_ten_makes_it_a_one() -> None:
 
 
 def test_clayface_cards_count_at_least_six() -> None:
-    villains = ["clayface", "poison-ivy", "harley-quinn", "the-riddler"]
+    villains = ["clayface", "poison-ivy", "harley-quinn", "riddler"]
     state = new_round(
         4, villains, {0: ["green-2"], 1: ["green-5"], 2: ["green-4"], 3: ["green-3"]}, "red-1"
     )
@@ -345,7 +345,7 @@ def test_clayface_cards_count_at_least_six() -> None:
 @pytest.mark.parametrize(("rule", "winner"), [("first-played", 0), ("last-played", 1)])
 def test_equal_values_follow_the_data_files_rule(rule: str, winner: int) -> None:
     """Clayface's 2 counts 6 and meets a real 6: the data file says which wins."""
-    villains = ["clayface", "poison-ivy", "harley-quinn", "the-riddler"]
+    villains = ["clayface", "poison-ivy", "harley-quinn", "riddler"]
     state = new_round(
         4,
         villains,
@@ -361,7 +361,7 @@ def test_equal_values_follow_the_data_files_rule(rule: str, winner: int) -> None
 
 
 def test_the_penguin_draws_two_location_cards_and_chooses() -> None:
-    villains = ["the-penguin", "poison-ivy", "harley-quinn", "the-riddler"]
+    villains = ["penguin", "poison-ivy", "harley-quinn", "riddler"]
     state = new_round(4, villains, {}, "red-1")
     reveal_location(state, "crime-alley")
     reveal_location(state, "gcpd-headquarters")
@@ -374,7 +374,7 @@ def test_the_penguin_draws_two_location_cards_and_chooses() -> None:
 
 def test_penguin_location_deck_is_remade_from_the_set_aside_cards() -> None:
     state = GAME.new_initial_state(2, {})
-    state.apply({"kind": "villain", "player": CHANCE, "seat": 0, "villain": "the-penguin"})
+    state.apply({"kind": "villain", "player": CHANCE, "seat": 0, "villain": "penguin"})
     rng = random.Random(5)
     reshuffles = 0
     locations = 0
