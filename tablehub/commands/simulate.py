@@ -11,7 +11,9 @@ from typing import Any, Protocol
 from tablehub.commands import Subparsers
 
 # game name -> "module:function"; see SimulateFunction for the signature.
-SIMULATORS: dict[str, str] = {}
+SIMULATORS: dict[str, str] = {
+    "get-adler": "tablehub.games.get_adler.simulate:simulate",
+}
 
 
 class SimulateFunction(Protocol):
