@@ -1,9 +1,10 @@
 """The Almost Got 'Im poker deck: card ids, ranks and suits, and the one id translation.
 
 Card ids follow the card-vision stand-in deck's scheme (``agi:<suit>-<rank>``,
-``agi:joker-1``, ``agi:role-<role>``, ``agi:character-<character>``) so a camera reading is
-a move without translation.  Should the vision deck ever name a card differently, add the
-pair to ``VISION_ALIASES``: ``from_vision_id``/``to_vision_id`` are the only crossing.
+``agi:joker-1``, ``agi:role-<role>``, ``agi:character-<character>``).  Where the vision
+deck (``tablehub/vision/decks.py``) names a card differently — the suits ``hearts`` and
+``diamonds``, the Character cards ``agi:char-...``, the two "in Disguise" roles — the pair
+is in ``VISION_ALIASES``: ``from_vision_id``/``to_vision_id`` are the only crossing.
 """
 
 from __future__ import annotations
@@ -80,10 +81,37 @@ def character_card_id(character: str) -> str:
     return f"{PREFIX}character-{character}"
 
 
+_VISION_SUITS: Final = {"harley-hearts": "hearts", "stolen-diamonds": "diamonds"}
+# The card-vision deck (tablehub/vision/decks.py) names these Characters differently.
+_VISION_CHARACTERS: Final = {"ventriloquist": "ventriloquist-scarface"}
+_CHARACTER_KEYS: Final = (
+    "two-face",
+    "mr-freeze",
+    "bane",
+    "scarecrow",
+    "killer-croc",
+    "riddler",
+    "clayface",
+    "penguin",
+    "ventriloquist",
+    "joker",
+    "poison-ivy",
+    "ras-al-ghul",
+    "harley-quinn",
+)
 VISION_ALIASES: Final[dict[str, str]] = {
     # vision id -> engine id, for any card the vision deck names differently.
     f"{PREFIX}role-batman-in-disguise": f"{PREFIX}role-batman",
     f"{PREFIX}role-catwoman-in-disguise": f"{PREFIX}role-catwoman",
+    **{
+        card_id(vision, rank): card_id(suit, rank)
+        for suit, vision in _VISION_SUITS.items()
+        for rank in RANKS
+    },
+    **{
+        f"{PREFIX}char-{_VISION_CHARACTERS.get(key, key)}": f"{PREFIX}character-{key}"
+        for key in _CHARACTER_KEYS
+    },
 }
 _TO_VISION: Final = {engine: vision for vision, engine in VISION_ALIASES.items()}
 
