@@ -458,9 +458,9 @@ class AgiReferee(Referee):
         request, seat = str(record["request"]), int(record["seat"])
         player = self.player_at(seat)
         what = request.split("-")[0] if ":" not in request else "aim"
-        self.prompts = [o for o in self.prompts if getattr(o, "request", None) != request]
-        if what == "aim":
+        if what == "aim":  # stays open until the slot ends: a resume re-offers it to anyone
             return self._aim(player)
+        self.prompts = [o for o in self.prompts if getattr(o, "request", None) != request]
         e = self.e
         if player is None:
             raise RecordError(f"seat {seat} has no player")

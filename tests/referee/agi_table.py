@@ -133,10 +133,13 @@ class AgiTable:
         pool = [c for c in self.e.unseen if not c.startswith("agi:joker") and c not in reserved]
         return pool[:count]
 
+    def pile(self) -> str:
+        """The zone of the first discard pile a card may go to now."""
+        return f"discard-{self.e.legal_piles()[0] + 1}"
+
     def quiet_turn(self) -> list[Output]:
         """The active player draws from the deck (unseen) and discards a card."""
-        pile = self.e.legal_piles()[0]
-        return self.card("appeared", self.fresh()[0], f"discard-{pile + 1}")
+        return self.card("appeared", self.fresh()[0], self.pile())
 
     def quiet_turns(self) -> None:
         while self.referee.phase == "play" and self.e.phase == "turn":
