@@ -707,7 +707,7 @@ class AgiReferee(Referee):
     def _game_over(self, event: Event) -> list[Output]:
         if self.phase != "night":  # a night ends first: its end mark says it
             self.phase = "over"
-        self.prompts = []
+            self.prompts = []
         e = self.e
         roles = [
             f"{self.name(p)}, {e.rules.roles[str(role)].name}"
@@ -915,6 +915,7 @@ class AgiReferee(Referee):
             self.phase = "roles_check"
             return self._roles_done()
         held, self.held = self.held, []
+        self.prompts = []
         self.phase = "over" if self.e.phase == "over" else "play"
         if self.phase == "play":
             self.step = []  # prompt for wherever the engine is now
