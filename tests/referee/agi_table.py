@@ -55,12 +55,15 @@ class AgiTable:
         characters: Sequence[str] = DEFAULT_CHARACTERS,
         seed: int = 0,
         seats: int | None = None,
+        slot: float = 12.0,
+        sweep: float = 6.0,
         **options: Any,
     ) -> None:
         self.roles = list(roles)
         self.characters = list(characters[: len(roles)])
         n = seats or len(roles)
-        setup = Setup("almost-got-im", NAMES[:n], {"max_rounds": 30, **options}, seed=seed)
+        options = {"max_rounds": 30, **options}
+        setup = Setup("almost-got-im", NAMES[:n], options, seed, slot, sweep)
         self.referee = AgiReferee(setup)
         self.table = OfflineTable(self.referee)
         self.table.start()
