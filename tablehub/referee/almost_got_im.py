@@ -713,8 +713,15 @@ class AgiReferee(Referee):
             f"{self.name(p)}, {e.rules.roles[str(role)].name}"
             for p, role in enumerate(event["roles"])
         ]
-        winners = self.seats([int(p) for p in event["winners"]])
-        return [SeatLights(winners), Say(words.ROLES_WERE.format(roles="; ".join(roles)))]
+        winners = [int(p) for p in event["winners"]]
+        outcome = str(event["outcome"])
+        if outcome == "batman" and len(winners) > 1:
+            outcome = "batman_and_catwoman"
+        return [
+            SeatLights(self.seats(winners)),
+            Say(words.ROLES_WERE.format(roles="; ".join(roles))),
+            Say(words.GAME_OVER[outcome]),
+        ]
 
     # --- prompts for each engine step --------------------------------------------------------
     def _prompt(self, previous: list[Any]) -> list[Output]:

@@ -43,9 +43,9 @@ class NightTiming:
     slot: float = 12.0  # eyes open, to act (the [blackout] slot_seconds)
     sweep: float = 6.0  # eyes open in the second sweep (sweep_slot_seconds)
     call: float = 3.5  # "<Character>, open your eyes." and "... close your eyes."
-    role_call: float = 5.0  # the roles check's longer calls
+    role_call: float = 5.5  # the roles check's longer calls
     everyone: float = 3.0  # "Everyone close your eyes." / "Everyone open your eyes."
-    sweep_intro: float = 5.5  # words.SWEEP
+    sweep_intro: float = 6.5  # words.SWEEP
     masking: bool = True  # the shuffle bed under the whole night
 
     def to_json(self) -> dict[str, Any]:

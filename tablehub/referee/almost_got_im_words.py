@@ -136,6 +136,13 @@ SWEEP = "Keep your eyes closed. Once more around the table: when I call you, loo
 # --- the end -------------------------------------------------------------------------------
 
 ROLES_WERE = "The Secret Roles were: {roles}."
+GAME_OVER = {
+    "batman": "Game over: Batman wins.",
+    "batman_and_catwoman": "Game over: Batman and Catwoman win.",
+    "villains": "Game over: the Villains win.",
+    "catwoman": "Game over: Catwoman wins.",
+    "draw": "Game over: it is a draw.",
+}
 
 
 def listing(names: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ arrives in order at its exact virtual time; processing costs no virtual time at 
 
 Work in threads runs in real time while the clock keeps jumping, so a timeout that guards
 a thread (the voice's watchdog) must be generous in virtual seconds: with the defaults,
-each real millisecond of thread work is up to half a virtual second.  Only public asyncio
+each real millisecond of thread work is up to two virtual seconds.  Only public asyncio
 APIs are used: the loop takes the wrapped selector, and ``time()`` is overridden.
 """
 
@@ -69,7 +69,7 @@ class _SkippingSelector(selectors.BaseSelector):
 class VirtualClockLoop(asyncio.SelectorEventLoop):
     """An event loop on virtual time (see the module docstring)."""
 
-    def __init__(self, idle_wait: float = 0.002, max_jump: float = 1.0) -> None:
+    def __init__(self, idle_wait: float = 0.0005, max_jump: float = 1.0) -> None:
         self._clock = _Clock()
         super().__init__(_SkippingSelector(self._clock, idle_wait, max_jump))
 
@@ -77,7 +77,9 @@ class VirtualClockLoop(asyncio.SelectorEventLoop):
         return self._clock.now
 
 
-def run_virtual(coro: Coroutine[Any, Any, T], idle_wait: float = 0.002, max_jump: float = 1.0) -> T:
+def run_virtual(
+    coro: Coroutine[Any, Any, T], idle_wait: float = 0.0005, max_jump: float = 1.0
+) -> T:
     """``asyncio.run`` on a ``VirtualClockLoop``."""
     with asyncio.Runner(loop_factory=lambda: VirtualClockLoop(idle_wait, max_jump)) as runner:
         return runner.run(coro)

@@ -286,8 +286,9 @@ def test_batman_voted_guilty_ends_the_game_and_the_roles_are_told() -> None:
         t.choose("guilty", p)
     t.next("votes")
     assert "The Vote is Guilty. The Scarecrow is Batman! The Villains win!" in t.said()
-    assert t.said()[-1].startswith("The Secret Roles were: The Riddler, Watchful;")
-    assert t.referee.is_finished() and t.outputs[-2] == SeatLights((0, 2, 3))
+    assert t.said()[-2].startswith("The Secret Roles were: The Riddler, Watchful;")
+    assert t.said()[-1] == "Game over: the Villains win."
+    assert t.referee.is_finished() and t.outputs[-3] == SeatLights((0, 2, 3))
 
 
 def test_catwoman_shows_her_full_house_when_voted_guilty() -> None:

@@ -159,6 +159,7 @@ ANNOUNCEMENT = re.compile(
             re.escape(RULES.say["batman_wins"]),
             re.escape(RULES.say["batman_and_catwoman_win"]),
             r"The Secret Roles were: .+\.",
+            r"Game over: .+\.",
             r"Pass the Brains token to (.+)\.",
             r"Round \d+\. (.+) has the Brains and goes first\.",
         )
