@@ -407,6 +407,8 @@ class AgiState(GameState):
 
     def start_round(self) -> None:
         self.round += 1
+        # The view keeps this and the last round's announcements (the journal keeps all).
+        self.said = [line for line in self.said if line[0] >= self.round - 2]
         if self.max_rounds and self.round > self.max_rounds:
             self.say("draw_game")
             self.end_game("draw", [])
@@ -668,6 +670,23 @@ class AgiState(GameState):
         state._events = []
         state._public_view = None
         return state
+
+    def clone(self) -> Self:
+        """A deep copy (the same as a JSON round trip, in one pass)."""
+        other = type(self).__new__(type(self))
+        own, theirs = self.__dict__, other.__dict__
+        for key in _SCALARS:
+            theirs[key] = own[key]
+        for key in _LISTS:
+            theirs[key] = own[key][:]
+        for key in _NESTED:
+            theirs[key] = [x[:] for x in own[key]]
+        other.history = [_copy_vote(v) for v in self.history]
+        other.private = [events[:] for events in self.private]  # events are never changed
+        other.rules = self.rules
+        other._events = []
+        other._public_view = None
+        return other
 
     # ----------------------------------------------------------------- leak test support
     def resample_hidden(self, player: int, rng: random.Random) -> Self:
