@@ -51,13 +51,14 @@ returns 0) once that many rounds have been played.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
 from tablehub.games.almost_got_im import blackout, council, turns
 from tablehub.games.almost_got_im.cards import DECK, UNKNOWN, describe, is_card
-from tablehub.games.almost_got_im.rules import ROLE_KEYS, Rules, default_rules
+from tablehub.games.almost_got_im.rules import ROLE_KEYS, Rules, RulesError, rules_with
 from tablehub.games.base import (
     CHANCE,
     DEALER,
@@ -79,7 +80,7 @@ INFO = GameInfo(
     option_sets=({}, {"advanced": True}),
 )
 DEFAULT_MAX_ROUNDS = 50
-OPTION_KEYS = ("advanced", "max_rounds")
+OPTION_KEYS = ("advanced", "max_rounds", "card_data")
 
 # Field names saved by to_json, in order.  Lists are copied one level (or two for the
 # nested ones) so a clone shares nothing with its original.
@@ -159,7 +160,8 @@ class AgiState(GameState):
         options = dict(options or {})
         unknown = sorted(set(options) - set(OPTION_KEYS))
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: advanced, max_rounds")
+            known = ", ".join(OPTION_KEYS)
+            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {known}")
         if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 7:
             raise ValueError(f"Almost Got 'Im is for 4 to 7 players, not {players!r}")
         advanced = options.get("advanced", False)
@@ -168,7 +170,14 @@ class AgiState(GameState):
         max_rounds = options.get("max_rounds", DEFAULT_MAX_ROUNDS)
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
             raise ValueError(f"option max_rounds must be a whole number >= 0, not {max_rounds!r}")
-        self.rules: Rules = default_rules()
+        card_data = options.get("card_data") or {}
+        if not isinstance(card_data, Mapping):
+            raise ValueError(f"option card_data must be a table of corrections, not {card_data!r}")
+        try:
+            self.rules: Rules = rules_with(card_data)
+        except RulesError as err:
+            raise ValueError(f"option card_data: {err}") from None
+        self.card_data: dict[str, Any] = json.loads(json.dumps(card_data))
         n = players
         self.n = n
         self.advanced = advanced
@@ -647,6 +656,7 @@ class AgiState(GameState):
             data[key] = [x[:] for x in own[key]]
         data["history"] = [_copy_vote(v) for v in self.history]
         data[_PRIVATE] = [[dict(e) for e in events] for events in self.private]
+        data["card_data"] = _copy(self.card_data)
         return data
 
     @classmethod
@@ -666,7 +676,12 @@ class AgiState(GameState):
             state.private = [[dict(e) for e in events] for events in data[_PRIVATE]]
         except (KeyError, TypeError) as err:
             raise ValueError(f"saved Almost Got 'Im state is damaged: {err!r}") from None
-        state.rules = default_rules()
+        card_data = data.get("card_data") or {}
+        try:
+            state.rules = rules_with(card_data)
+        except RulesError as err:
+            raise ValueError(f"saved state's card_data: {err}") from None
+        state.card_data = _copy(card_data)
         state._events = []
         state._public_view = None
         return state
@@ -684,6 +699,7 @@ class AgiState(GameState):
         other.history = [_copy_vote(v) for v in self.history]
         other.private = [events[:] for events in self.private]  # events are never changed
         other.rules = self.rules
+        other.card_data = self.card_data
         other._events = []
         other._public_view = None
         return other

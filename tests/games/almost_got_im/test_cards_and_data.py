@@ -96,3 +96,21 @@ def test_broken_data_is_refused_with_the_key() -> None:
         rules_from_toml(good.replace('trigger = ["2"]', 'trigger = ["1"]'))
     with pytest.raises(RulesError, match=r"say: missing 'crafty'"):
         rules_from_toml(good.replace('crafty = "Everyone draw', 'craftyx = "Everyone draw'))
+
+
+def test_card_data_corrections_as_an_engine_option() -> None:
+    from tablehub.games.almost_got_im.state import AgiState
+
+    fixed = {"roles": {"crafty": {"hand": "flush"}}, "characters": {"two-face": {"count": 3}}}
+    state = AgiState(5, {"card_data": fixed})
+    assert state.rules.roles["crafty"].hand.pattern == "flush"
+    assert state.rules.characters["two-face"].count == 3
+    assert AgiState(5).rules.roles["crafty"].hand.pattern == "three_of_a_kind"
+    again = AgiState.from_json(state.to_json())
+    assert again.rules.roles["crafty"].hand.pattern == "flush" and again == state
+    with pytest.raises(ValueError, match=r"card_data: roles\.crafty\.hand: unknown hand pattern"):
+        AgiState(5, {"card_data": {"roles": {"crafty": {"hand": "royal"}}}})
+    with pytest.raises(ValueError, match=r"card_data: roles: expected a table of corrections"):
+        AgiState(5, {"card_data": {"roles": 3}})
+    with pytest.raises(ValueError, match="card_data must be a table"):
+        AgiState(5, {"card_data": ["x"]})

@@ -191,3 +191,19 @@ def test_public_and_player_views_keep_roles_and_hands_secret() -> None:
     theirs = state.player_view(0)
     assert theirs["role"] == "watchful" and "agi:bats-6" not in repr(theirs)
     assert state.dealer_view()["dealer"]["roles"][1] == "batman"
+
+
+def test_bad_options_and_player_counts_are_refused() -> None:
+    for players in (3, 8, "5", True):
+        with pytest.raises(ValueError, match="4 to 7 players"):
+            AgiState(players)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown option"):
+        AgiState(5, {"turbo": True})
+    with pytest.raises(ValueError, match="advanced"):
+        AgiState(5, {"advanced": "yes"})
+    with pytest.raises(ValueError, match="max_rounds"):
+        AgiState(5, {"max_rounds": -1})
+    with pytest.raises(ValueError, match="not a saved Almost Got 'Im state"):
+        AgiState.from_json({"game": "chess"})
+    with pytest.raises(ValueError, match="damaged"):
+        AgiState.from_json({"game": "almost-got-im", "n": 5})
