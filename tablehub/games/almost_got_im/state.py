@@ -612,6 +612,8 @@ class AgiState(GameState):
             "skip_blackout": self.freeze,
             "announcements": [list(s) for s in self.said],
             "unused_role_count": len(self.unused),
+            # Who is woken, in order (public: the Brains and the Subdued flags decide it).
+            "wake_order": list(self.order) if blackout_now else None,
         }
         if self.phase == "over":
             view["outcome"] = self.outcome

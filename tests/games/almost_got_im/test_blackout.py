@@ -271,3 +271,11 @@ def test_public_view_during_the_blackout_does_not_depend_on_who_acts() -> None:
     for seat in (0, 2, 3, 4):
         assert acting.player_view(seat) == passing.player_view(seat)
     assert acting.player_view(1) != passing.player_view(1)
+
+
+def test_public_view_shows_the_wake_order_and_the_awake_seat() -> None:
+    state = game(FIVE, brains=2)
+    view = state.public_view()
+    assert view["wake_order"] == [2, 3, 4, 0, 1] and view["active"] == 2
+    state.apply({"kind": "pass", "player": 2})
+    assert state.public_view()["active"] == 3
