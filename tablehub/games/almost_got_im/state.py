@@ -816,7 +816,8 @@ def _apply_batman_seat(state: AgiState, move: Move) -> None:
 def _check_deal_role(state: AgiState, move: Move) -> str | None:
     if state.phase != "setup" or state.step != "roles":
         return "Secret Roles are dealt at set-up, after Batman's seat"
-    if move.get("seat") != state.setup_seat:
+    seat = move.get("seat")
+    if not _is_seat(state, seat) or seat != state.setup_seat:
         return f"the next role goes to seat {state.setup_seat}"
     role = move.get("role")
     if role not in ROLE_KEYS:
@@ -877,7 +878,8 @@ def _apply_peek(state: AgiState, move: Move) -> None:
 def _check_deal_character(state: AgiState, move: Move) -> str | None:
     if state.phase != "setup" or state.step != "characters":
         return "Character cards are taken at set-up"
-    if move.get("seat") != state.setup_seat:
+    seat = move.get("seat")
+    if not _is_seat(state, seat) or seat != state.setup_seat:
         return f"the next Character card goes to seat {state.setup_seat}"
     character = move.get("character")
     if character not in state.box:

@@ -207,3 +207,11 @@ def test_bad_options_and_player_counts_are_refused() -> None:
         AgiState.from_json({"game": "chess"})
     with pytest.raises(ValueError, match="damaged"):
         AgiState.from_json({"game": "almost-got-im", "n": 5})
+
+
+def test_setup_refuses_booleans_for_seats() -> None:
+    state = AgiState(5)
+    state.apply({"kind": "batman_seat", "player": CHANCE, "seat": 0})
+    assert state.setup_seat == 1
+    reason = state.check({"kind": "deal_role", "player": CHANCE, "seat": True, "role": "crafty"})
+    assert reason == "the next role goes to seat 1"
