@@ -417,7 +417,7 @@ class AgiState(GameState):
     def start_round(self) -> None:
         self.round += 1
         # The view keeps this and the last round's announcements (the journal keeps all).
-        self.said = [line for line in self.said if line[0] >= self.round - 2]
+        self.said = [line for line in self.said if line[0] >= self.round - 1]
         if self.max_rounds and self.round > self.max_rounds:
             self.say("draw_game")
             self.end_game("draw", [])
