@@ -44,7 +44,7 @@ from tablehub.referee.base import (
     Show,
     WaitNext,
 )
-from tablehub.referee.get_adler_cards import character_of, copies, design_of, spoken
+from tablehub.referee.get_adler_cards import a_card, character_of, copies, design_of
 
 REFEREE_OPTIONS = ("prompt_seconds", "choose_seconds", "min_confidence")
 VILLAINS = ("adler", "collins")
@@ -157,7 +157,7 @@ class AdlerReferee(Referee):
         design = design_of(str(event.card_id))
         assert design is not None
         why = f"{event.card_id} read for {self.name(seat)}, but no copy can be in that hand"
-        public = f"I read a {spoken(design.kind)} that is already on the table. Please check it."
+        public = f"I read {a_card(design.kind)} that is already on the table. Please check it."
         return self.reject(event, why, public, key=f"card-{event.zone}", zone=event.zone)
 
     def _action_card(self, event: CardEvent) -> list[Record]:
@@ -253,9 +253,16 @@ class AdlerReferee(Referee):
 
     def _panel(self, event: PanelEvent) -> list[Record]:
         engine = self.engine
+        pending = self.pending
+        answers = (self._request("choose"), self._request("next"))
+        unwatched = event.request in answers and event.action in ("next", "timeout")
+        if pending is not None and pending["what"] == "binoculars" and unwatched:
+            seat = engine.current_player()  # no target: the binoculars are only discarded
+            return self._moves(
+                [{"kind": "discard", "player": seat, "card": pending["card"]}], event
+            )
         if event.action == "timeout":
             return [{"kind": "reprompt"}] if event.request.endswith(f"-{self.asked}") else []
-        pending = self.pending
         if pending is not None and event.request == self._request("choose"):
             if event.action != "seat_chosen" or event.seat is None:
                 return []
@@ -359,6 +366,7 @@ class AdlerReferee(Referee):
             for move in record["moves"]:
                 events += self._apply_move(move)
             self.pending = None
+            self.shown = []
             outputs += self._narrate(events)
         elif kind == "await":
             self.pending = {"what": record["what"], "card": record["card"]}
@@ -431,7 +439,16 @@ class AdlerReferee(Referee):
         if self.pending is not None:
             if self.pending["what"] == "binoculars":
                 seats = tuple(s for s in range(engine.n) if s != actor and engine.at_large(s))
-                text = f"{self.name(actor)}, turn the knob to the player you watch."
+                text = (
+                    f"{self.name(actor)}, turn the knob to the player you watch, or press the "
+                    "button to just discard the binoculars."
+                )
+                return [
+                    SeatLights(seats),
+                    Say(text),
+                    ChooseSeat(self._request("choose"), seats, self.choose_seconds),
+                    nxt,
+                ]
             else:
                 assert engine.conf is not None
                 seats = tuple(engine.conf.ask)
@@ -540,7 +557,7 @@ class AdlerReferee(Referee):
             why = "is knocked out" if event["reason"] == "bomb" else "sits out"
             return f"{n(event['seat'])} {why} and loses this turn."
         if kind == "discard":
-            return f"{n(event['seat'])} discards a {spoken(event['card'])}."
+            return f"{n(event['seat'])} discards {a_card(event['card'])}."
         if kind == "play":
             return self._play_words(event)
         if kind == "unjust-arrest":
