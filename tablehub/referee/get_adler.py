@@ -26,10 +26,12 @@ re-read, then put to the table; rule refusals are spoken.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, ClassVar
 
 from tablehub.games.base import CHANCE, PUBLIC, Event, Move
 from tablehub.games.get_adler import GAME, UNKNOWN, AdlerState
+from tablehub.games.get_adler.data import KINDS
 from tablehub.observations import CardEvent, ManualEvent, Observation, PanelEvent
 from tablehub.referee.base import (
     Audience,
@@ -333,9 +335,28 @@ class AdlerReferee(Referee):
         if reason is None:
             return [{"kind": "moves", "moves": moves}]
         if refuse:
-            return self._refuse(_sentence(reason) + " Take the card back.")
-        public = _sentence(reason)
+            return self._refuse(self._speakable(reason) + " Take the card back.")
+        public = self._speakable(reason)
         return self.reject(observation, reason, public, key="move")
+
+    def _speakable(self, reason: str) -> str:
+        """An engine reason as the table hears it: seat names, card kinds, no card ids."""
+        named = re.sub(  # "Gold (seat 2)" -> "Cy (Gold)"
+            r"([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?) \(seat (\d+)\)",
+            lambda m: f"{self._seat_word(m.group(2))} ({m.group(1)})",
+            reason,
+        )
+        seats = re.sub(r"\bseat (\d+)", lambda m: self._seat_word(m.group(1)), named)
+        cards = re.sub(
+            r"\b([a-z]+)-\d+\b",
+            lambda m: a_card(m.group(1)) if m.group(1) in KINDS else m.group(0),
+            seats,
+        )
+        return _sentence(cards)
+
+    def _seat_word(self, number: str) -> str:
+        seat = int(number)
+        return self.name(seat) if 0 <= seat < len(self.setup.seats) else f"seat {number}"
 
     @staticmethod
     def _refuse(text: str) -> list[Record]:
@@ -553,6 +574,9 @@ class AdlerReferee(Referee):
             return f"It is {event['words']}."
         if kind == "turn":
             return f"{n(event['seat'])}, your turn."
+        if kind == "seat-out":
+            how = "arrested" if event["reason"] == "arrested" else "dead"
+            return f"{n(event['seat'])} is {how}: no turn."
         if kind == "turn-skipped":
             why = "is knocked out" if event["reason"] == "bomb" else "sits out"
             return f"{n(event['seat'])} {why} and loses this turn."
