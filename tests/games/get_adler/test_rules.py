@@ -418,7 +418,7 @@ def test_gunfight_adler_fires_more_the_hero_dies() -> None:
     assert table.state.turn == SHARPE  # 'continues ... starting from the player who arrested'
     while table.state.round < 6:
         table.advance()
-    assert [e["seat"] for e in table.kinds_of("seat-out")] == [GOLD]  # his turn, skipped
+    assert [e["seat"] for e in table.kinds_of("seat-out")] == [GOLD, GOLD]  # hours 5 and 6
     assert GOLD not in [e["seat"] for e in table.kinds_of("turn") if e["hour"] == 5]
 
 
