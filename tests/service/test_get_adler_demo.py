@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import wave
 from pathlib import Path
 
@@ -11,9 +12,10 @@ from tablehub.cli import main
 from tablehub.service.get_adler_demo import SimulatedTable
 
 
-def test_demo_plays_a_whole_game_with_voice_to_wav(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_demo_plays_a_whole_game_through_the_service_with_voice_to_wav(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # the demo keeps its journal in ./demo-output
     wavs = tmp_path / "voice"
     transcript = tmp_path / "transcript.txt"
     code = main(
@@ -21,9 +23,9 @@ def test_demo_plays_a_whole_game_with_voice_to_wav(
             "demo",
             "get-adler",
             "--players",
-            "4",
+            "5",
             "--seed",
-            "7",
+            "3",
             "--fast",
             "--wav-dir",
             str(wavs),
@@ -32,15 +34,22 @@ def test_demo_plays_a_whole_game_with_voice_to_wav(
         ]
     )
     assert code == 0
-    text = transcript.read_text(encoding="utf-8")
-    assert "HUB   | It is one o'clock." in text and "HUB   | It is seven o'clock" in text
-    assert "TABLE | " in text
-    assert "win:" in text.splitlines()[-2]  # the hub announced the result
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+    assert "[voice] It is one o'clock." in lines and "[voice] It is four o'clock." in lines
+    assert any(line.startswith("[table] ") for line in lines)
+    assert any(line.startswith("[panel] choose a seat") for line in lines)  # the knob was used
+    table = next(line for line in lines if line.startswith("table  :"))
+    hub = next(line for line in lines if line.startswith("hub    :"))
+    assert table.split(":", 1)[1] == hub.split(":", 1)[1]
+    spoken = [line for line in lines if line.startswith("[voice] ")]
     files = sorted(wavs.glob("*.wav"))
-    assert len(files) == text.count("\nHUB   | ") + text.startswith("HUB   | ")
+    assert len(files) == len(spoken) > 20
     with wave.open(str(files[0])) as clip:
         assert clip.getnframes() > clip.getframerate() // 2  # real speech, not an empty file
-    assert "hub: villains (documents)" in capsys.readouterr().out
+    db = sqlite3.connect(tmp_path / "demo-output" / "get-adler" / "journal.sqlite3")
+    (records,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
+    db.close()
+    assert records == sum(1 for line in lines if line.startswith("[journal] "))
 
 
 @pytest.mark.parametrize("players", [4, 5, 6])
