@@ -62,15 +62,13 @@ def design_of(card_id: str) -> Design | None:
 
 
 def copies(design: Design, data: AdlerData) -> list[str]:
-    """Engine ids of the copies a design may be, the best fitting first."""
+    """Engine ids of the copies a design may be (same kind, set and printed variant)."""
     if design.exact:
         return [design.exact]
     same_kind = [c for c in data.cards if c.kind == design.kind]
     if design.variant:
         same_kind = [c for c in same_kind if slug(c.variant) == design.variant] or same_kind
-    exact_set = [c.id for c in same_kind if c.set == design.set]
-    others = [c.id for c in same_kind if c.set != design.set]
-    return exact_set + others
+    return [c.id for c in same_kind if c.set == design.set]
 
 
 def slug(text: str) -> str:
