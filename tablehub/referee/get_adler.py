@@ -19,7 +19,8 @@ The hub sees only what lies face up, so it runs the engine in its partial-inform
   characters are turned up and the villains lay their top-secret documents down.
 
 Everything said is built from public engine events only, and the hub knows no secrets to
-begin with.  Readings that make no sense (an unreadable card, a card already played) are
+begin with.  Collins's face-down exchange with Adler is not seen and not needed (hand sizes
+do not change).  Readings that make no sense (an unreadable card, a card already played) are
 re-read, then put to the table; rule refusals are spoken.
 """
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from tablehub.observations import CardEvent, ManualEvent, PanelEvent
 from tablehub.referee import load_referee
 from tablehub.referee.base import (
@@ -16,6 +19,9 @@ from tablehub.referee.base import (
     WaitNext,
 )
 from tablehub.referee.get_adler import AdlerReferee
+from tablehub.service.app import Devices, open_session
+from tablehub.service.app import Hub as ServiceHub
+from tablehub.service.journal import Journal
 
 SEATS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -354,3 +360,29 @@ def test_a_timed_out_prompt_is_repeated() -> None:
     assert Say(prompt) in out and hub.engine.phase == "answer-arrest"
     stale = PanelEvent("next", request="next-1")
     assert hub.feed(stale) == []  # an answer to an old prompt changes nothing
+
+
+def test_a_session_resumes_from_the_journal_to_the_same_state(tmp_path: Path) -> None:
+    """Records go through SQLite as JSON; replaying them rebuilds the referee exactly."""
+    setup = Setup("get-adler", SEATS, {"extended": True}, seed=0)
+    journal = Journal(tmp_path / "journal.sqlite3")
+    referee, session, resumed = open_session(journal, AdlerReferee, setup)
+    assert isinstance(referee, AdlerReferee) and not resumed
+
+    async def play() -> None:
+        hub = ServiceHub(journal, referee, session, Devices())
+        hub.accept(referee.opening(), None)
+        for _ in range(12):  # three hours of discards: four o'clock, the start player's turn
+            hub.handle(card("adler:question" if referee.engine.round < 3 else "adler:magnifier"))
+        adler = (referee.engine.turn + 1) % 4
+        hub.handle(card("adler:arrest", zone=f"seat-{adler}"))
+        hub.handle(flip("adler", adler))
+        await hub.close()
+
+    asyncio.run(play())
+    assert referee.engine.round == 4 and referee.engine.phase == "reveal"
+    again, _, resumed = open_session(journal, AdlerReferee, setup)
+    assert resumed and again.state() == referee.state()
+    said = [o for o in again.resume_outputs() if isinstance(o, Say)]
+    assert said[-1] == Say("Everyone, turn your character cards face up.")
+    journal.close()
