@@ -48,16 +48,9 @@ from tablehub.referee.base import (
     WaitNext,
 )
 from tablehub.referee.get_adler_cards import a_card, character_of, copies, design_of
+from tablehub.referee.get_adler_words import words
 
 REFEREE_OPTIONS = ("prompt_seconds", "choose_seconds", "min_confidence")
-VILLAINS = ("adler", "collins")
-REASONS = {
-    "arrested": "the villain was arrested",
-    "shot": "the villain was shot",
-    "no-documents": "at seven o'clock the villains hold no top-secret document",
-    "documents": "the villains kept a top-secret document until seven o'clock",
-    "heroes-eliminated": "every hero is dead",
-}
 
 
 class AdlerReferee(Referee):
@@ -556,7 +549,7 @@ class AdlerReferee(Referee):
         for event in events:
             if event["audience"] != PUBLIC:
                 continue
-            text = self._words(event)
+            text = words(event, self.name, self.engine)
             if text is None:
                 continue
             if event["kind"] == "discard":
@@ -564,107 +557,6 @@ class AdlerReferee(Referee):
             else:
                 out.append(Say(text))
         return out
-
-    def _words(self, event: Event) -> str | None:
-        engine = self.engine
-        kind = event["kind"]
-        n = self.name
-        if kind == "start-player":
-            return f"{n(event['seat'])} has the clock and starts."
-        if kind == "clock":
-            return f"It is {event['words']}."
-        if kind == "turn":
-            return f"{n(event['seat'])}, your turn."
-        if kind == "seat-out":
-            how = "arrested" if event["reason"] == "arrested" else "dead"
-            return f"{n(event['seat'])} is {how}: no turn."
-        if kind == "turn-skipped":
-            why = "is knocked out" if event["reason"] == "bomb" else "sits out"
-            return f"{n(event['seat'])} {why} and loses this turn."
-        if kind == "discard":
-            return f"{n(event['seat'])} discards {a_card(event['card'])}."
-        if kind == "play":
-            return self._play_words(event)
-        if kind == "unjust-arrest":
-            return (
-                f"An unjust arrest! {n(event['seat'])} and {n(event['target'])} each lose "
-                "their next turn."
-            )
-        if kind == "arrest-right":
-            return "The arrest is right!"
-        if kind == "characters-revealed":
-            names = [engine.names[c] for c in event["characters"]]
-            return " ".join(f"{n(s)} is {name}." for s, name in enumerate(names))
-        if kind == "mission":
-            return f"The villains must keep a document of the {event['branch']}."
-        if kind == "confrontation":
-            return f"Confrontation: {n(event['hero'])} against {n(event['villain'])}."
-        if kind == "react":
-            return self._reaction_words(event)
-        if kind == "escape":
-            return f"{n(event['seat'])} gives chase with an escape card!"
-        if kind == "shoot":
-            return f"Bang! {n(event['seat'])} fires."
-        if kind == "hold":
-            return f"{n(event['seat'])} stops shooting."
-        if kind == "gunfight":
-            villain, hero = n(event["villain"]), n(event["hero"])
-            score = f"{villain} fired {event['villain_shots']}, {hero} {event['hero_shots']}."
-            if event["winner"] is None:
-                return f"{score} Equal shots: {villain} is still free."
-            loser = hero if event["winner"] == event["villain"] else villain
-            return f"{score} {loser} is shot."
-        if kind == "eliminated":
-            return f"{n(event['seat'])} is out of the game."
-        if kind == "arrested":
-            return f"{n(event['seat'])} has no reaction and is arrested!"
-        if kind == "confrontation-over":
-            ending = {
-                "escape": f"{n(event['villain'])} got away. ",
-                "disguise": "",
-                "bomb": "",
-                "gunfight-draw": "",
-                "shot": "",
-                "arrested": "",
-            }
-            return (
-                f"{ending.get(event['result'], '')}The confrontation is over. Everyone in it "
-                "refills to seven cards; its cards go under the discard pile."
-            )
-        if kind == "reshuffle":
-            return "The deck is empty: shuffle the discard pile to form a new deck."
-        if kind == "seven-oclock":
-            return "It is seven o'clock. Time is up!"
-        if kind == "game-over":
-            side = "heroes" if event["winner"] == "heroes" else "villains"
-            return f"The {side} win: {REASONS.get(event['reason'], event['reason'])}."
-        return None
-
-    def _play_words(self, event: Event) -> str:
-        n = self.name
-        who, card = n(event["seat"]), event["card_kind"]
-        target = n(event["target"]) if event.get("target") is not None else "someone"
-        if card == "question":
-            return f"{who} asks a question."
-        if card == "magnifier":
-            return f"{who} looks through the magnifying glass."
-        if card == "binoculars":
-            return (
-                f"{who} watches {target} through binoculars: take at random, "
-                "then give back as many."
-            )
-        return f"{who} arrests {target}!"
-
-    def _reaction_words(self, event: Event) -> str:
-        who, card = self.name(event["seat"]), event["card_kind"]
-        if card == "escape":
-            return f"{who} plays an escape card!"
-        if card == "disguise":
-            return f"{who} slips away in disguise."
-        if card == "bomb":
-            spared = " except Tarasov" if self.engine.extended else ""
-            return f"A bomb! Every hero{spared} is knocked out and skips the next turn."
-        return f"{who} draws a pistol: a gunfight with {self.name(event['hero'])}!"
 
     def on_resume(self) -> list[Output]:
         return self._prompt()
