@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.demo",
     "tablehub.commands.simulate",
     "tablehub.commands.config",
+    "tablehub.commands.dice",
     "tablehub.commands.run",
     "tablehub.commands.doctor",
 )

@@ -47,6 +47,8 @@ class DiceEvent:
     dice: tuple[DieReading, ...]
     throw_id: str = ""  # the tower's sequence number, or a camera frame id
     kind: Literal["dice"] = "dice"
+    read: int = 1  # 1 for the first reading of this throw, counting re-reads
+    age_ms: int | None = None  # time from the dice settling to this reading being sent
 
 
 @dataclass(frozen=True)
