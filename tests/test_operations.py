@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from tablehub.config import Config, load_config
-from tablehub.devices.usb_ids import DICE_TOWER_UDEV_NAME, DICE_TOWER_USB_PID, DICE_TOWER_USB_VID
+from tablehub.devices.usb_ids import DICE_TOWER_UDEV_NAME, DICE_TOWER_USB_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,13 +51,17 @@ def test_unit_file_is_valid_for_systemd() -> None:
 
 
 def test_udev_rule_matches_the_usb_ids() -> None:
+    from tablehub.devices.dice_tower import TOWER_USB_IDS
+
+    assert set(TOWER_USB_IDS) == set(DICE_TOWER_USB_IDS)  # the tower code looks for the same
     rule = (ROOT / "systemd" / "99-tablehub-dice.rules").read_text()
     active = [line for line in rule.splitlines() if line and not line.startswith("#")]
-    assert len(active) == 1
-    assert f'ATTRS{{idVendor}}=="{DICE_TOWER_USB_VID:04x}"' in active[0]
-    assert f'ATTRS{{idProduct}}=="{DICE_TOWER_USB_PID:04x}"' in active[0]
-    assert f'SYMLINK+="{Path(DICE_TOWER_UDEV_NAME).name}"' in active[0]
-    assert 'GROUP="dialout"' in active[0]
+    assert len(active) == len(DICE_TOWER_USB_IDS)
+    for line, (vid, pid) in zip(active, DICE_TOWER_USB_IDS, strict=True):
+        assert f'ATTRS{{idVendor}}=="{vid:04x}"' in line
+        assert f'ATTRS{{idProduct}}=="{pid:04x}"' in line
+        assert f'SYMLINK+="{Path(DICE_TOWER_UDEV_NAME).name}"' in line
+        assert 'GROUP="dialout"' in line
 
 
 def test_example_config_is_valid_and_lists_every_default() -> None:
