@@ -3,13 +3,14 @@
 Every player count (4-7) with and without Advanced Mode.  Sizes, chosen to keep the
 whole file within CI's minute on two cores:
 
-* 1,000 seeded random playouts per configuration (8,000 games, ~15 s);
+* 1,000 seeded random playouts per configuration (8,000 games, ~10 s CPU);
 * JSON round trip at every step of 20 playouts per configuration;
 * illegal-move refusals sampled every 7th step of 30 playouts per configuration;
 * the view-leak check at every step of 20 playouts per configuration (each step
   re-draws every player's secrets in turn and compares all other views).
 
-The round-trip and leak checks cost far more per step (a serialisation or N re-drawn
+The whole file takes about 29 s of CPU on this machine.  The round-trip and leak checks
+cost far more per step (a serialisation or N re-drawn
 copies with N views each), hence fewer playouts; over 20 games they still cover
 thousands of positions in every phase, including Blackout activations.
 """
