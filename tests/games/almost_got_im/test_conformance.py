@@ -10,9 +10,9 @@ whole file within CI's minute on two cores:
   re-draws every player's secrets in turn and compares all other views).
 
 The whole file takes about 29 s of CPU on this machine.  The round-trip and leak checks
-cost far more per step (a serialisation or N re-drawn
-copies with N views each), hence fewer playouts; over 20 games they still cover
-thousands of positions in every phase, including Blackout activations.
+cost far more per step (a serialisation, or N re-drawn copies with N views each), hence
+fewer playouts; over 20 games they still cover thousands of positions in every phase,
+including Blackout activations.
 """
 
 from __future__ import annotations
