@@ -40,7 +40,7 @@ from tablehub.games.almost_got_im import GAME, AgiState
 from tablehub.games.almost_got_im.blackout import targets
 from tablehub.games.almost_got_im.cards import UNKNOWN, is_joker, role_from_card_id
 from tablehub.games.almost_got_im.rules import default_rules
-from tablehub.games.almost_got_im.state import SCRIPT
+from tablehub.games.almost_got_im.state import OPTION_KEYS, SCRIPT
 from tablehub.games.base import CHANCE, DEALER, PUBLIC, Event, Move
 from tablehub.observations import CardEvent, Observation, PanelEvent
 from tablehub.referee import almost_got_im_words as words
@@ -81,7 +81,6 @@ from tablehub.referee.base import (
     WaitNext,
 )
 
-ENGINE_OPTIONS = ("advanced", "max_rounds")
 TIMES = {
     "deliberation_seconds": 60.0,  # before the Brains' 10-to-0 countdown
     "speech_seconds": 30.0,  # before the seconding 5-to-0 countdown
@@ -120,7 +119,7 @@ class AgiReferee(Referee):
             **night,
         )
         self.min_confidence = float(options.pop("min_confidence", MIN_CONFIDENCE))
-        unknown = sorted(set(options) - set(ENGINE_OPTIONS))
+        unknown = sorted(set(options) - set(OPTION_KEYS))
         if unknown:
             raise ValueError(f"unknown Almost Got 'Im referee option {unknown[0]!r}")
         self.engine_options = options

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tablehub.games.almost_got_im.cards import RANK_OF, SUIT_OF, describe, is_joker
+from tablehub.games.almost_got_im.cards import RANK_OF, SUIT_OF, describe, is_joker, role_card_id
 from tablehub.games.almost_got_im.rules import default_rules
 from tablehub.referee.almost_got_im_blackout import parse_mark
 from tablehub.referee.base import ChooseSeat, Output, PrivateLight, Say, WaitNext
@@ -452,7 +452,7 @@ class SimPlayers:
 
     def _show_role(self, p: int) -> None:
         role = self.table.roles[p]
-        card = f"agi:role-{role}"
+        card = role_card_id(role)
         self.table.show(p, card)
         self.say(f"[table] (eyes closed) {self.who(p)} shows a Secret Role card")
         self._later(4.0, lambda: self.table.hide(p, card))
