@@ -145,6 +145,7 @@ class RenderedScene:
     image: Image
     cards: tuple[CardTruth, ...]
     table_to_image: FloatArray
+    labels: NDArray[Any]  # per pixel: 1-based index of the card seen there, 0 table, -1 other
 
 
 # --- geometry ------------------------------------------------------------------------------
@@ -172,6 +173,24 @@ def camera_homography(camera: Camera) -> FloatArray:
     homography: FloatArray = k @ extrinsic
     out: FloatArray = homography / homography[2, 2]
     return out
+
+
+def camera_centre_mm(camera: Camera) -> FloatArray:
+    """Where the camera is: table millimetres, z negative above the table."""
+    tilt = math.radians(camera.tilt_deg)
+    lean = math.radians(camera.tilt_dir_deg)
+    forward = np.array([math.sin(tilt) * math.cos(lean), math.sin(tilt) * math.sin(lean), 0.0])
+    forward[2] = math.cos(tilt)
+    target = np.array([camera.target_mm[0], camera.target_mm[1], 0.0])
+    out: FloatArray = target - camera.distance_mm * forward / np.linalg.norm(forward)
+    return out
+
+
+def view_angle_deg(camera: Camera, point_mm: tuple[float, float]) -> float:
+    """How obliquely the camera sees a table point (0: straight down)."""
+    c = camera_centre_mm(camera)
+    ray = np.array([point_mm[0], point_mm[1], 0.0]) - c
+    return math.degrees(math.acos(abs(ray[2]) / float(np.linalg.norm(ray))))
 
 
 def project(h: FloatArray, points: FloatArray) -> FloatArray:
@@ -291,9 +310,8 @@ def _fill(
     if x1 <= x0 or y1 <= y0:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.fillPoly(
-        mask, [np.round((p - [x0, y0]) * 4).astype(np.int32) for p in polys], 1.0, cv2.LINE_AA, 2
-    )
+    for p in polys:  # one at a time: overlapping parts must not cancel out
+        cv2.fillPoly(mask, [np.round((p - [x0, y0]) * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
     if blur > 0:
         mask = cv2.GaussianBlur(mask, (0, 0), blur)
     a = mask[..., None] * np.float32(alpha)
@@ -513,7 +531,7 @@ def render_scene(scene: Scene, rng: np.random.Generator) -> RenderedScene:
         _truth(n, placement, corners_px, size, labels, h)
         for n, (placement, corners_px, size) in enumerate(truths, start=1)
     )
-    return RenderedScene(image=image, cards=cards, table_to_image=h)
+    return RenderedScene(image=image, cards=cards, table_to_image=h, labels=labels.astype(np.int16))
 
 
 def _truth(
@@ -580,7 +598,8 @@ def random_scene(
     n_cards: int = 12,
     image_size: tuple[int, int] = (2304, 1296),
     px_per_mm: tuple[float, float] = (1.8, 3.0),
-    max_tilt_deg: float = 35.0,
+    max_tilt_deg: float = 25.0,
+    max_view_deg: float = 35.0,
     hands: float = 0.25,
     overlap: float = 0.3,
     sleeves: float = 0.3,
@@ -589,7 +608,8 @@ def random_scene(
     hard: bool = True,
 ) -> Scene:
     """A varied scene with ``n_cards`` distinct cards from ``card_ids`` (ids may repeat if
-    fewer), laid out in rows, piles and fans inside the camera's view."""
+    fewer), laid out alone, in piles and in fans inside the camera's view, each seen at no
+    more than ``max_view_deg`` from straight above (camera tilt plus the lens's angle)."""
     scale = float(rng.uniform(*px_per_mm))
     tilt = float(rng.uniform(0, max_tilt_deg))
     table = (1200.0, 1000.0)
@@ -652,6 +672,8 @@ def random_scene(
                     lift_mm=0.3 * k,
                 )
             )
+        if any(view_angle_deg(camera, g.centre_mm) > max_view_deg for g in group_cards):
+            continue
         quads = [project(h, card_corners_mm(g.centre_mm, size, g.angle_deg)) for g in group_cards]
         allpts = np.concatenate(quads)
         if (
