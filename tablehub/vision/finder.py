@@ -19,6 +19,7 @@ it returns is in the full frame.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,13 +56,18 @@ class Found:
 
 
 def _edges(work: Array) -> Array:
-    """Canny edges of every Lab channel (low thresholds: a white card on a white table shows
-    only a faint edge; texture edges are weeded out by shape later)."""
+    """Canny edges of every Lab channel, with thresholds just above the table's own texture
+    (its median gradient): a white card on a white table shows only a faint edge, while
+    felt and wood grain must not drown the cards in noise."""
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
     edges: Array = np.zeros(work.shape[:2], np.uint8)
     for c in range(3):
         channel = cv2.GaussianBlur(lab[..., c], (3, 3), 0)
-        edges = cv2.bitwise_or(edges, cv2.Canny(channel, 10, 24, L2gradient=True))
+        grad = cv2.magnitude(
+            cv2.Sobel(channel, cv2.CV_32F, 1, 0), cv2.Sobel(channel, cv2.CV_32F, 0, 1)
+        )
+        lo = max(10.0, 1.6 * float(np.median(grad[::3, ::3])))
+        edges = cv2.bitwise_or(edges, cv2.Canny(channel, lo, 2.4 * lo, L2gradient=True))
     return edges
 
 
@@ -186,6 +192,27 @@ def _support(quad: Array, dist: Array) -> float:
     return float(near.sum()) / len(p)
 
 
+def _opened(bridged: Array, outer: Sequence[Array], min_side: float) -> list[Array]:
+    """Outer boundaries again after cutting thin bridges and spurs: a card touching
+    another at a corner, or wood grain running into a card's edge, no longer spoil its
+    four straight sides."""
+    k = max(3, int(min_side * 0.25)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out: list[Array] = []
+    h, w = bridged.shape
+    for contour in outer:
+        x, y, cw, ch = cv2.boundingRect(contour)
+        if min(cw, ch) < min_side:
+            continue
+        x0, y0, x1, y1 = max(x - k, 0), max(y - k, 0), min(x + cw + k, w), min(y + ch + k, h)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(mask, [contour - np.array([x0, y0])], -1, 255, -1)
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out.extend(p + np.array([x0, y0]) for p in parts)
+    return out
+
+
 def iou(a: Array, b: Array) -> float:
     """Intersection over union of two convex polygons."""
     inter, _ = cv2.intersectConvexConvex(
@@ -215,9 +242,9 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     bridged = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     outer, _ = cv2.findContours(bridged, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    contours = list(contours) + list(outer)
-    dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
     min_side = min_card_px / scale
+    contours = list(contours) + list(outer) + _opened(bridged, outer, min_side)
+    dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
     min_area = min_side * min_side * ASPECT_RANGE[0] * 0.8
     quads: list[tuple[float, Array]] = []
     blobs: list[Blob] = []

@@ -39,6 +39,7 @@ FULL_INSET = 0.06
 # The enrolled index template and, larger, where a candidate's index is searched for.
 CORNER_TEMPLATE = (0.035, 0.025, 0.195, 0.235)  # x0, y0, x1, y1 as fractions of the card
 CORNER_SEARCH = (0.0, 0.0, 0.23, 0.27)
+COARSE_SIZE = (12, 17)  # a blurred thumbnail: enough to tell a patterned back from a face
 CHROMA_SIZE = (6, 8)
 CHROMA_WEIGHT = 0.6
 
@@ -64,6 +65,7 @@ class EnrolledDeck:
     corner: Array  # (N, D) unit rows: index corner, grey
     chroma_full: Array  # (N, C)
     chroma_corner: Array  # (N, C)
+    coarse: Array  # (N, D) unit rows: blurred whole card (finds backs)
     sizes_mm: dict[str, tuple[float, float]]
     corner_ok: dict[str, bool]  # whether a corner alone tells this card apart
     counts: dict[str, int] = field(default_factory=dict)  # copies per id in a full deck
@@ -162,6 +164,14 @@ def describe_full(card: Array) -> tuple[Array, Array]:
     return _unit(g), _chroma(inner)
 
 
+def describe_coarse(card: Array) -> Array:
+    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out."""
+    h, w = card.shape[:2]
+    ix, iy = int(w * FULL_INSET), int(h * FULL_INSET)
+    g = cv2.GaussianBlur(_grey(card[iy : h - iy, ix : w - ix]), (0, 0), 4)
+    return _unit(cv2.resize(g, COARSE_SIZE, interpolation=cv2.INTER_AREA))
+
+
 def corner_template(card: Array) -> tuple[Array, Array]:
     """(grey, chroma) of a canonical card's top-left index, as enrolled."""
     patch = _box(card, CORNER_TEMPLATE)
@@ -221,7 +231,7 @@ def enroll_images(
     Each card is described as printed and slightly zoomed and softened, so a loose outline
     or a soft focus still matches."""
     labels: list[str] = []
-    fulls, cfulls, corners, ccorners = [], [], [], []
+    fulls, cfulls, corners, ccorners, coarses = [], [], [], [], []
     for card_id, image in images.items():
         canon = straighten(image)
         for variant in _variants(canon):
@@ -232,6 +242,7 @@ def enroll_images(
             g, c = corner_template(variant)
             corners.append(g)
             ccorners.append(c)
+            coarses.append(describe_coarse(variant))
     deck = EnrolledDeck(
         name=name,
         labels=labels,
@@ -239,6 +250,7 @@ def enroll_images(
         corner=np.stack(corners),
         chroma_full=np.stack(cfulls),
         chroma_corner=np.stack(ccorners),
+        coarse=np.stack(coarses),
         sizes_mm={k: (float(v[0]), float(v[1])) for k, v in (sizes_mm or {}).items()},
         corner_ok={},
         counts=dict(counts or {}),
@@ -332,6 +344,9 @@ def _match_outline(
     quads = [np.roll(corners, -turn, axis=0) for turn in (0, 2)]
     canons = [rectify(image, q) for q in quads]
     descs = [describe_full(c) for c in canons]
+    back = _match_back(canons, deck)
+    if back is not None:
+        return back, quads[0]
     full = np.stack([d[0] for d in descs])
     chroma = np.stack([d[1] for d in descs])
     s_full = _scores(full, chroma, deck.full, deck.chroma_full)  # (2, N)
@@ -349,6 +364,21 @@ def _match_outline(
     if score >= t.full_min and margin >= t.full_margin:
         return _Match(label, score, margin), quads[int(o)]
     return _Match(None, score, margin), quads[int(o)]
+
+
+def _match_back(canons: list[Array], deck: EnrolledDeck) -> _Match | None:
+    """A face-down card: its blurred look is the back's, clearly more than any face's."""
+    is_back = np.array([label == BACK for label in deck.labels])
+    if not is_back.any():
+        return None
+    coarse = np.stack([describe_coarse(c) for c in canons])
+    s = coarse @ deck.coarse.T
+    back = float(s[:, is_back].max())
+    face = float(s[:, ~is_back].max())
+    margin = (back - face) / 2
+    if back >= 0.75 and margin >= 0.1:
+        return _Match(BACK, back, margin)
+    return None
 
 
 def _match_corner(image: Array, quad: Array, deck: EnrolledDeck, t: Thresholds) -> _Match:
