@@ -87,6 +87,15 @@ class Clutter:
 
 
 @dataclass(frozen=True)
+class Decal:
+    """Something flat printed on the table (a calibration marker): BGR image and where its
+    TL, TR, BR, BL corners lie in table millimetres."""
+
+    image: NDArray[Any]
+    corners_mm: NDArray[Any]
+
+
+@dataclass(frozen=True)
 class Camera:
     image_size: tuple[int, int] = (2304, 1296)  # width, height
     target_mm: tuple[float, float] = (450.0, 450.0)  # table point in the image centre
@@ -123,6 +132,7 @@ class Scene:
     texture_seed: int = 0
     hands: Sequence[Hand] = ()
     clutter: Sequence[Clutter] = ()
+    decals: Sequence[Decal] = ()
     camera: Camera = field(default_factory=Camera)
     lighting: Lighting = field(default_factory=Lighting)
     blur_px: float = 0.0
@@ -469,6 +479,12 @@ def render_scene(scene: Scene, rng: np.random.Generator) -> RenderedScene:
         borderValue=floor,
     ).astype(np.float32)
     labels = np.zeros((hgt, wid), np.int32)
+    for decal in scene.decals:
+        img = decal.image
+        dh, dw = img.shape[:2]
+        bgra = np.dstack([img, np.full((dh, dw), 255, np.uint8)])
+        src = np.array([[0, 0], [dw, 0], [dw, dh], [0, dh]], np.float64)
+        _warp_into(canvas, labels, 0, bgra, src, project(h, decal.corners_mm))
     truths: list[tuple[CardPlacement, FloatArray, tuple[float, float]]] = []
     px_scale = cam.px_per_mm
     for n, placement in enumerate(scene.cards, start=1):
