@@ -1,0 +1,1 @@
+"""The reference dice tower's logic: plain Python for MicroPython and CPython alike."""
