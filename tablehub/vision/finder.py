@@ -307,6 +307,25 @@ def _distinct_blobs(blobs: list[Blob], outlines: tuple[Outline, ...]) -> list[Bl
     return out
 
 
+def outermost(outlines: Sequence[Outline]) -> list[Outline]:
+    """Outlines not lying inside a bigger one (drops printed frames inside a card)."""
+    areas = [float(cv2.contourArea(o.corners.astype(np.float32))) for o in outlines]
+    out = []
+    for i, o in enumerate(outlines):
+        c = o.corners.mean(0)
+        inside = any(
+            areas[j] > areas[i]
+            and cv2.pointPolygonTest(
+                p.corners.astype(np.float32), (float(c[0]), float(c[1])), False
+            )
+            > 0  # fmt: skip
+            for j, p in enumerate(outlines)
+        )
+        if not inside:
+            out.append(o)
+    return out
+
+
 @dataclass(frozen=True)
 class CornerHypothesis:
     """A card hypothesised from one visible corner: ``corners`` start at that corner and go
