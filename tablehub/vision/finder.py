@@ -318,7 +318,7 @@ def outermost(outlines: Sequence[Outline]) -> list[Outline]:
             and cv2.pointPolygonTest(
                 p.corners.astype(np.float32), (float(c[0]), float(c[1])), False
             )
-            > 0  # fmt: skip
+            > 0
             for j, p in enumerate(outlines)
         )
         if not inside:

@@ -120,7 +120,6 @@ def test_enroll_errors_are_clear(tmp_path: Path, data_dir: Path,
 
 def test_camera_enrollment_walkthrough() -> None:
     """The guided enrollment waits for each card to lie still, then for it to go."""
-    faces = _faces()
     order = ["chaos:red-6", "chaos:loc-wayne-tower"]
     frames: list[np.ndarray] = []
     empty = _scene([])
