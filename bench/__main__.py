@@ -2,6 +2,9 @@
 
 Each module ``bench/<name>.py`` is a script that prints its figures and accepts
 ``--quick`` (smaller runs for a first look); ``--full`` runs them at their full size.
+"""``python -m bench``: every benchmark module at its quick size (``QUICK_ARGS``).
+Each module in this package with ``main(argv) -> int`` and ``QUICK_ARGS`` takes part; the
+full-size runs are ``python -m bench.<name>`` with that module's own options.
 """
 
 from __future__ import annotations
@@ -39,6 +42,18 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
+import importlib
+import bench
+def main() -> int:
+    code = 0
+    for info in pkgutil.iter_modules(bench.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"bench.{info.name}")
+        if hasattr(module, "main") and hasattr(module, "QUICK_ARGS"):
+            print(f"== bench.{info.name} {' '.join(module.QUICK_ARGS)}")
+            code = max(code, module.main(list(module.QUICK_ARGS)))
+    return code
 
 
 if __name__ == "__main__":
