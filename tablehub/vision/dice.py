@@ -1,0 +1,573 @@
+"""Camera pip counting: find each die in a picture of a tray or table, read its top face,
+tell its colour, and say "cocked" or "unreadable" rather than guess.
+
+How it stays honest:
+1. Dice are what differs from the (dark, matte) tray or mat: brighter, or another colour.
+   Shadows are darker than the mat and so never count as dice.
+2. The picture is cut into faces along the dark bevels at the dice's rounded edges; a top
+   face is a face of the size and squareness a die lying flat shows at that place (the
+   camera model predicts it exactly, ``dice_geometry``).
+3. From each top face the whole silhouette of a flat die is predicted.  What the picture
+   shows beyond it (a leaning die's side, a die whose top face was not found) makes that
+   die "cocked" - or, where no top face explains a blob, one or more cocked or unreadable
+   dice.  Touching dice each keep their own top face and are read, flagged ``touching``.
+4. The top face is rectified to a square and its pips must sit on the 3 x 3 grid in one of
+   the six layouts, with every other grid point showing clean body colour (a glare spot or
+   a smudge there makes the die unreadable: it could hide a pip).
+Pure: an image in, readings out; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tablehub.observations import DieReading
+from tablehub.vision import dice_colours, dice_pips
+from tablehub.vision.dice_geometry import DiceCamera, flat_outline, flat_top_face
+
+Image = NDArray[Any]  # BGR, 8 bit
+Mask = NDArray[Any]  # 0/1, 8 bit (OpenCV's results are untyped)
+Status = Literal["stable", "cocked", "unreadable"]
+
+FACE_SIZE = 64  # rectified top face, pixels
+DEFAULT_FOCAL_RATIO = 0.875  # focal length / picture width when no camera is given
+FOREGROUND = 30.0  # Lab distance from the mat that makes a pixel part of a die
+SEAM_DEPTH = 14.0  # how much darker a bevel seam is than its surroundings (L units)
+PIP_CONTRAST = 45.0  # Lab distance of a pip from the face's body colour
+LAYOUTS: dict[int, frozenset[tuple[int, int]]] = {
+    1: frozenset({(0, 0)}),
+    2: frozenset({(-1, -1), (1, 1)}),
+    3: frozenset({(-1, -1), (0, 0), (1, 1)}),
+    4: frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1)}),
+    5: frozenset({(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)}),
+    6: frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
+}
+
+
+@dataclass(frozen=True)
+class DieRead:
+    value: int | None  # 1-6, None unless stable
+    colour: str
+    status: Status
+    centre: tuple[float, float]  # pixels
+    touching: bool = False
+    why: str = ""  # for unreadable / cocked: the reason (debugging, never shown to players)
+
+    def to_reading(self) -> DieReading:
+        return DieReading(value=self.value, colour=self.colour, status=self.status)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "colour": self.colour,
+            "status": self.status,
+            "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
+            "touching": self.touching,
+        }
+
+
+@dataclass
+class _Face:
+    centre: tuple[float, float]
+    yaw: float
+    outline: NDArray[np.float64]
+    quad: NDArray[np.float64]
+
+
+def count_dice(image: Image, camera: DiceCamera | None = None) -> list[DieRead]:
+    """Every die in ``image`` (BGR), in reading order (top to bottom, left to right)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("expected a colour (BGR) image")
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    mask = _foreground(lab)
+    if camera is None:
+        camera = _guess_camera(image, mask)
+    side = camera.top_side_px
+    top_area = side * side
+    faces_mask = _faces(lab, mask, side)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    reads: list[DieRead] = []
+    for comp in range(1, n):
+        area = stats[comp, cv2.CC_STAT_AREA]
+        if area < 0.35 * top_area:
+            continue
+        x, y, w, h = (int(v) for v in stats[comp, :4])
+        pad = int(side)
+        x0, y0 = max(x - pad, 0), max(y - pad, 0)
+        x1, y1 = min(x + w + pad, image.shape[1]), min(y + h + pad, image.shape[0])
+        region = (labels[y0:y1, x0:x1] == comp).astype(np.uint8)
+        reads += _read_component(
+            image, lab, hsv, region, faces_mask[y0:y1, x0:x1] & region, (x0, y0), camera
+        )
+    reads.sort(key=lambda r: (round(r.centre[1] / max(side, 1)), r.centre[0]))
+    return reads
+
+
+# --- segmentation -------------------------------------------------------------------------
+
+
+def _foreground(lab: NDArray[np.float32]) -> Mask:
+    small = lab[::4, ::4].reshape(-1, 3)
+    bg = np.median(small, axis=0)
+    d_l = np.maximum(lab[..., 0] - bg[0], 0)
+    d_a = lab[..., 1] - bg[1]
+    d_b = lab[..., 2] - bg[2]
+    dist = np.sqrt(d_l**2 + 1.5 * (d_a**2 + d_b**2))
+    mask = (dist > FOREGROUND).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _fill_holes(mask)
+
+
+def _fill_holes(mask: Mask) -> Mask:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 1, thickness=-1)
+    return filled
+
+
+def _guess_camera(image: Image, mask: Mask) -> DiceCamera:
+    """No calibration: assume a usual lens and take the die size from the blobs."""
+    h, w = image.shape[:2]
+    focal = DEFAULT_FOCAL_RATIO * w
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    sizes = sorted(math.sqrt(float(stats[i, cv2.CC_STAT_AREA])) for i in range(1, n))
+    sizes = [s for s in sizes if s > 8]
+    side = float(np.percentile(sizes, 30)) * 0.92 if sizes else 40.0
+    die = 16.0
+    return DiceCamera(w, h, focal, die + focal * die / side, die)
+
+
+def _faces(lab: NDArray[np.float32], mask: Mask, side: float) -> Mask:
+    """The dice's faces: the foreground cut along the dark seams of the bevelled edges."""
+    light = np.clip(lab[..., 0], 0, 255).astype(np.uint8)
+    k = max(3, round(side * 0.12) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    seams = cv2.morphologyEx(light, cv2.MORPH_BLACKHAT, kernel)
+    grad = cv2.morphologyEx(light, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    body = (seams < SEAM_DEPTH) & (grad < 40) & (mask > 0)
+    faces: Mask = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return faces
+
+
+# --- one blob of dice ---------------------------------------------------------------------
+
+FLAT_EXCESS = 0.03  # blob beyond the flat-die silhouette of its top face: a leaning die
+SINGLE_MAX = 1.45  # blob area / one flat die's silhouette area above which dice touch
+
+
+class _Fitter:
+    """Fits flat-die silhouettes (place and turn of the top face) to a blob."""
+
+    def __init__(self, region: Mask, origin: tuple[int, int], camera: DiceCamera):
+        self.region = region
+        self.origin = np.array(origin, dtype=np.float64)
+        self.camera = camera
+        self.canvas = np.zeros_like(region)
+        self.forbidden: Mask | None = None
+
+    def silhouette(self, centre: tuple[float, float], yaw: float) -> Mask:
+        outline = flat_outline(self.camera, centre, yaw) - self.origin
+        hull = cv2.convexHull(np.round(outline * 4).astype(np.int32))
+        self.canvas[:] = 0
+        cv2.fillConvexPoly(self.canvas, hull, 1, lineType=cv2.LINE_8, shift=2)
+        return self.canvas
+
+    def iou(self, centre: tuple[float, float], yaw: float) -> float:
+        sil = self.silhouette(centre, yaw)
+        inter = int(np.count_nonzero(sil & self.region))
+        union = int(np.count_nonzero(sil | self.region))
+        return inter / union if union else 0.0
+
+    def mismatch(self, centre: tuple[float, float], yaw: float) -> tuple[float, float]:
+        """(blob beyond the silhouette, silhouette beyond the blob), each / silhouette area."""
+        sil = self.silhouette(centre, yaw)
+        total = max(1, int(np.count_nonzero(sil)))
+        deficit = int(np.count_nonzero(sil & (1 - self.region))) / total
+        grown = cv2.dilate(sil, np.ones((5, 5), np.uint8))
+        excess = int(np.count_nonzero(self.region & (1 - grown))) / total
+        return excess, deficit
+
+    def fit_score(self, centre: tuple[float, float], yaw: float) -> float:
+        """For one die among several: cover the blob, stay inside it, keep off others."""
+        sil = self.silhouette(centre, yaw)
+        total = int(np.count_nonzero(sil))
+        if total == 0:
+            return -1.0
+        inside = int(np.count_nonzero(sil & self.region))
+        score = (inside - 3 * (total - inside)) / total
+        if self.forbidden is not None:
+            score -= 3 * int(np.count_nonzero(sil & self.forbidden)) / total
+        return score
+
+    def fit(
+        self, start: tuple[float, float], score_name: str, yaws: list[float]
+    ) -> tuple[tuple[float, float], float, float]:
+        score = self.iou if score_name == "iou" else self.fit_score
+        best = (start, 0.0, -9.0)
+        for yaw in yaws:
+            value = score(start, yaw)
+            if value > best[2]:
+                best = (start, yaw, value)
+        (cx, cy), yaw, value = best
+        for step, turn in (
+            (2.0, math.radians(3)),
+            (1.0, math.radians(1)),
+            (0.5, math.radians(0.5)),
+        ):
+            improved = True
+            while improved:
+                improved = False
+                for dx, dy, dt in (
+                    (step, 0, 0),
+                    (-step, 0, 0),
+                    (0, step, 0),
+                    (0, -step, 0),
+                    (0, 0, turn),
+                    (0, 0, -turn),
+                ):
+                    cand = score((cx + dx, cy + dy), yaw + dt)
+                    if cand > value + 1e-6:
+                        cx, cy, yaw, value = cx + dx, cy + dy, yaw + dt, cand
+                        improved = True
+        return (cx, cy), yaw, value
+
+
+YAWS = [math.radians(a) for a in range(0, 90, 6)]
+
+
+def _start_for(camera: DiceCamera, blob_centre: tuple[float, float]) -> tuple[float, float]:
+    """Where the top face is if the blob's centre is the silhouette's centre."""
+    outline = flat_outline(camera, blob_centre, 0.0)
+    shift = outline.mean(axis=0) - np.array(blob_centre)
+    return (blob_centre[0] - float(shift[0]), blob_centre[1] - float(shift[1]))
+
+
+def _read_component(
+    image: Image,
+    lab: NDArray[np.float32],
+    hsv: Mask,
+    region: Mask,
+    faces: Mask,
+    origin: tuple[int, int],
+    camera: DiceCamera,
+) -> list[DieRead]:
+    ox, oy = origin
+    ys, xs = np.nonzero(region)
+    blob_centre = (float(xs.mean()) + ox, float(ys.mean()) + oy)
+    fitter = _Fitter(region, origin, camera)
+    one = int(np.count_nonzero(fitter.silhouette(_start_for(camera, blob_centre), 0.0)))
+    area = len(xs)
+    if area <= SINGLE_MAX * one:
+        centre, yaw, _ = fitter.fit(_start_for(camera, blob_centre), "iou", YAWS)
+        centre, yaw, square = _snap(lab, camera, centre, yaw)
+        colour = _colour_of(hsv, lab, region, origin)
+        if not square:
+            return [DieRead(None, colour, "cocked", blob_centre, False, "no square top face")]
+        excess, _deficit = fitter.mismatch(centre, yaw)
+        if excess > FLAT_EXCESS:
+            why = f"{excess:.2f} beyond a flat die"
+            return [DieRead(None, colour, "cocked", blob_centre, False, why)]
+        face = _face(camera, centre, yaw)
+        return [_read_face(image, face, False)]
+    return _read_touching(image, lab, hsv, region, faces, origin, camera, one)
+
+
+RING_MATCH = 22.0  # Lab distance: the same surface
+
+
+SNAP_PATCH = 96  # pixels for 1.5 sides
+
+
+def _snap(
+    lab: NDArray[np.float32], camera: DiceCamera, centre: tuple[float, float], yaw: float
+) -> tuple[tuple[float, float], float, bool]:
+    """Lock a roughly placed top face onto the picture: the region of its body colour,
+    holes (pips) filled, gives the face's exact centre and turn.  False if it does not
+    look like one square face of the expected size."""
+    side = camera.top_side_px
+    span = 1.5 * side
+    scale = SNAP_PATCH / span
+    ok = False
+    for _ in range(2):
+        c, s_ = math.cos(yaw), math.sin(yaw)
+        # patch (x, y) -> image: centre + R(yaw) @ ((x, y) - mid) / scale
+        mid = SNAP_PATCH / 2
+        to_image = np.array(
+            [
+                [c / scale, -s_ / scale, centre[0] - (c * mid - s_ * mid) / scale],
+                [s_ / scale, c / scale, centre[1] - (s_ * mid + c * mid) / scale],
+            ]
+        )
+        patch = cv2.warpAffine(
+            lab,
+            to_image,
+            (SNAP_PATCH, SNAP_PATCH),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        q = int(SNAP_PATCH * 0.5 / 1.5 / 2)  # a quarter side around the middle
+        core = patch[int(mid) - q : int(mid) + q, int(mid) - q : int(mid) + q].reshape(-1, 3)
+        body = np.median(core, axis=0)
+        same = (np.sqrt(((patch - body) ** 2).sum(axis=2)) < 25).astype(np.uint8)
+        same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, _, _ = cv2.connectedComponentsWithStats(same, connectivity=4)
+        middle = labels[int(mid) - q : int(mid) + q, int(mid) - q : int(mid) + q]
+        counts = np.bincount(middle.ravel(), minlength=n)
+        counts[0] = 0
+        label = int(np.argmax(counts))  # the middle may be a pip: take the main surface
+        if label == 0:
+            return centre, yaw, False
+        blob = (labels == label).astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))  # pips at the rim: notches
+        (px, py), (w, h), angle = cv2.minAreaRect(hull)
+        size = side * scale
+        ok = (
+            0.7 * size <= min(w, h)
+            and max(w, h) <= 1.08 * size
+            and min(w, h) / max(w, h) >= 0.85
+            and cv2.contourArea(hull) / max(w * h, 1.0) >= 0.85
+        )
+        ix = to_image[0, 0] * px + to_image[0, 1] * py + to_image[0, 2]
+        iy = to_image[1, 0] * px + to_image[1, 1] * py + to_image[1, 2]
+        turn = math.radians(((angle + 45) % 90) - 45)
+        centre, yaw = (float(ix), float(iy)), yaw + turn
+        if not ok:
+            break
+    return centre, yaw, ok
+
+
+def _face(camera: DiceCamera, centre: tuple[float, float], yaw: float) -> _Face:
+    return _Face(centre, yaw, flat_outline(camera, centre, yaw), flat_top_face(camera, centre, yaw))
+
+
+def _read_touching(
+    image: Image,
+    lab: NDArray[np.float32],
+    hsv: Mask,
+    region: Mask,
+    faces: Mask,
+    origin: tuple[int, int],
+    camera: DiceCamera,
+    one: int,
+) -> list[DieRead]:
+    """Dice in contact: each top face (cut out along the seams) seeds a flat-die fit."""
+    side = camera.top_side_px
+    ox, oy = origin
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(faces, connectivity=4)
+    seeds = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.45 * side * side]
+    fitter = _Fitter(region, origin, camera)
+    fitted: list[tuple[_Face, float]] = []
+    for i in seeds:
+        others = np.isin(labels, [j for j in seeds if j != i]).astype(np.uint8)
+        fitter.forbidden = cv2.erode(others, np.ones((5, 5), np.uint8))
+        start = (float(cents[i][0]) + ox, float(cents[i][1]) + oy)
+        centre, yaw, score = fitter.fit(start, "fit", YAWS)
+        if score < 0.8:
+            continue
+        centre, yaw, square = _snap(lab, camera, centre, yaw)
+        if not square:
+            continue
+        face = _face(camera, centre, yaw)
+        if any(math.dist(face.centre, f.centre) < 0.6 * side for f, _ in fitted):
+            continue
+        fitted.append((face, score))
+    explained = np.zeros_like(region)
+    for face, _ in fitted:
+        explained |= fitter.silhouette(face.centre, face.yaw)
+    leftover = int(np.count_nonzero(region & (1 - explained)))
+    reads = [_read_face(image, face, True) for face, _ in fitted]
+    missing = round(leftover / one) if leftover > 0.4 * one else 0
+    if missing:
+        colour = _colour_of(hsv, lab, region & (1 - explained), origin)
+        ys, xs = np.nonzero(region & (1 - explained))
+        centre = (float(xs.mean()) + ox, float(ys.mean()) + oy)
+        reads += [DieRead(None, colour, "unreadable", centre, True, "touching")] * missing
+    return reads
+
+
+# --- reading one top face -----------------------------------------------------------------
+
+
+def _rectify(image: Image, face: _Face) -> Image:
+    dst = np.array(
+        [[0, 0], [FACE_SIZE - 1, 0], [FACE_SIZE - 1, FACE_SIZE - 1], [0, FACE_SIZE - 1]],
+        dtype=np.float32,
+    )
+    matrix = cv2.getPerspectiveTransform(face.quad.astype(np.float32), dst)
+    out: Image = cv2.warpPerspective(image, matrix, (FACE_SIZE, FACE_SIZE), flags=cv2.INTER_LINEAR)
+    return out
+
+
+def _face_colour(image: Image, hsv: Mask, face: _Face) -> str:
+    square = _rectify(image, face)
+    return _square_colour(square)
+
+
+def _square_colour(square: Image) -> str:
+    s = FACE_SIZE
+    inner = square[s // 8 : -s // 8, s // 8 : -s // 8]
+    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    sat_median = float(np.median(hsv[:, 1]))
+    if sat_median < dice_colours.BY_NAME["white"].min_saturation:
+        return dice_colours.classify(0, sat_median, float(np.median(hsv[:, 2])))
+    coloured = hsv[hsv[:, 1] >= sat_median * 0.7]
+    hue = coloured[:, 0] * (math.pi / 90)  # circular mean (red wraps round)
+    mean = math.atan2(float(np.sin(hue).mean()), float(np.cos(hue).mean()))
+    h = (math.degrees(mean) / 2) % 180
+    return dice_colours.classify(h, sat_median, float(np.median(hsv[:, 2])))
+
+
+def _colour_of(
+    hsv: Mask,
+    lab: NDArray[np.float32],
+    blob: Mask,
+    origin: tuple[int, int],
+) -> str:
+    ox, oy = origin
+    h, w = blob.shape
+    pixels = hsv[oy : oy + h, ox : ox + w][blob > 0].astype(np.float32)
+    if len(pixels) == 0:
+        return dice_colours.UNKNOWN
+    bright = pixels[pixels[:, 2] >= np.percentile(pixels[:, 2], 60)]
+    sat = float(np.median(bright[:, 1]))
+    hue = bright[:, 0] * (math.pi / 90)
+    mean = math.atan2(float(np.sin(hue).mean()), float(np.cos(hue).mean()))
+    return dice_colours.classify(
+        (math.degrees(mean) / 2) % 180, sat, float(np.median(bright[:, 2]))
+    )
+
+
+def _read_face(image: Image, face: _Face, touching: bool) -> DieRead:
+    square = _rectify(image, face)
+    colour = _square_colour(square)
+
+    def unreadable(why: str) -> DieRead:
+        return DieRead(None, colour, "unreadable", face.centre, touching, why)
+
+    value, why = read_square(square)
+    if value is None:
+        return unreadable(why)
+    return DieRead(value, colour, "stable", face.centre, touching)
+
+
+def read_square(square: Image) -> tuple[int | None, str]:
+    """The value on a rectified top face (FACE_SIZE square, give or take a few per cent of
+    place and turn), or (None, reason).  The pips themselves give the grid's turn."""
+    s = FACE_SIZE
+    lab = cv2.cvtColor(square, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
+    u = xx / (s - 1) - 0.5  # face coordinates in sides, centre 0
+    v = yy / (s - 1) - 0.5
+    inner = (np.abs(u) < 0.44) & (np.abs(v) < 0.44)
+    core = (np.abs(u) < 0.36) & (np.abs(v) < 0.36)
+    body = np.median(lab[core], axis=0)
+    diff = np.sqrt(((lab - body) ** 2).sum(axis=2))
+    pip_mask = ((diff > PIP_CONTRAST) & inner).astype(np.uint8)
+    pip_mask = cv2.morphologyEx(pip_mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(pip_mask, connectivity=8)
+    pips: list[tuple[float, float]] = []
+    areas: list[float] = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area < 0.004 * s * s:
+            continue  # speck of noise
+        if area > 0.1 * s * s:
+            return None, "a blot bigger than a pip"
+        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if min(w, h) / max(w, h) < 0.55 or area / (w * h) < 0.5:
+            return None, "a mark that is not round"
+        cx, cy = cents[i]
+        pips.append((float(cx) / (s - 1) - 0.5, float(cy) / (s - 1) - 0.5))
+        areas.append(area)
+    if not pips:
+        return None, "no pips"
+    if len(pips) > 6:
+        return None, "more than six marks"
+    if len(pips) > 1 and max(areas) > 2.6 * min(areas):
+        return None, "pips of different sizes"
+    # uniform body: a face straddling two faces of a leaning die is not a top face
+    plain = inner & (pip_mask == 0)
+    plain = cv2.erode(plain.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    if float((diff[plain] > RING_MATCH).mean()) > 0.2:
+        return None, "not one uniform face"
+    value = dice_pips.face_value(pips, (0.0, 0.0), 1.0)
+    if value is None:
+        return None, "no die face has these pips"
+    grid = _grid(pips, value)
+    if grid is None:
+        return None, "pips off the grid"
+    # every empty grid point must look like body, not like a pip: glare or a smudge that
+    # could hide a pip there makes the face unreadable
+    pip_colour = np.median(lab[pip_mask > 0], axis=0)
+    to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
+    pip_like = to_pip < diff
+    radius = min(0.08, math.sqrt(float(np.median(areas)) / math.pi) / (s - 1))
+    for px, py in grid:
+        disk = (u - px) ** 2 + (v - py) ** 2 <= radius**2
+        if disk.any() and float(pip_like[disk].mean()) > 0.15:
+            return None, "something on an empty pip position"
+    # a glare spot can pass for a round white pip: pips have crisp edges, glare fades out
+    for i in range(1, n):
+        blob = labels == i
+        if not blob.any() or stats[i, cv2.CC_STAT_AREA] < 0.004 * s * s:
+            continue
+        strong = diff[blob]
+        crisp = float((strong > 0.75 * np.percentile(strong, 90)).mean())
+        if crisp < 0.45:
+            return None, "a pip that fades out like glare"
+    return value, ""
+
+
+def _grid(pips: list[tuple[float, float]], value: int) -> list[tuple[float, float]] | None:
+    """The empty grid points of this face, the grid turned and scaled to fit the pips."""
+    cx = sum(p[0] for p in pips) / len(pips)
+    cy = sum(p[1] for p in pips) / len(pips)
+    if value == 1:
+        # no turn from one pip; the rectified face is square to the axes: the usual grid
+        r = 0.28
+        return [(gx * r, gy * r) for gx in (-1, 0, 1) for gy in (-1, 0, 1) if gx or gy]
+    far = max(
+        ((a, b) for a in pips for b in pips if a < b),
+        key=lambda ab: (ab[0][0] - ab[1][0]) ** 2 + (ab[0][1] - ab[1][1]) ** 2,
+    )
+    (x0, y0), (x1, y1) = far
+    angle = math.atan2(y1 - y0, x1 - x0) - math.pi / 4
+    r = math.hypot(x1 - x0, y1 - y0) / (2 * math.sqrt(2))
+    if value == 6:
+        r = math.hypot(x1 - x0, y1 - y0) / (2 * math.sqrt(2))
+    c, s_ = math.cos(angle), math.sin(angle)
+    cells: set[tuple[int, int]] = set()
+    for x, y in pips:
+        dx, dy = x - cx, y - cy
+        gx = (c * dx + s_ * dy) / r
+        gy = (-s_ * dx + c * dy) / r
+        ix, iy = round(gx), round(gy)
+        if abs(ix) > 1 or abs(iy) > 1 or math.hypot(gx - ix, gy - iy) > 0.3:
+            return None
+        cells.add((ix, iy))
+    if _layout_value(frozenset(cells)) != value:
+        return None
+    empty = []
+    for ix in (-1, 0, 1):
+        for iy in (-1, 0, 1):
+            if (ix, iy) in cells:
+                continue
+            empty.append((cx + r * (c * ix - s_ * iy), cy + r * (s_ * ix + c * iy)))
+    return empty
+
+
+def _layout_value(cells: frozenset[tuple[int, int]]) -> int | None:
+    transposed = frozenset((y, x) for x, y in cells)
+    mirrored = frozenset((-x, y) for x, y in cells)
+    for value, layout in LAYOUTS.items():
+        if cells == layout or transposed == layout or mirrored == layout:
+            return value
+    return None
