@@ -40,6 +40,8 @@ DEFAULT_FOCAL_RATIO = 0.875  # focal length / picture width when no camera is gi
 FOREGROUND = 30.0  # Lab distance from the mat that makes a pixel part of a die
 SEAM_DEPTH = 14.0  # how much darker a bevel seam is than its surroundings (L units)
 PIP_CONTRAST = 45.0  # Lab distance of a pip from the face's body colour
+PIP_CHROMA = 22.0  # pips are black or white (colours.py): chroma at most this
+PIP_ALIKE = 28.0  # Lab distance between a face's pips
 LAYOUTS: dict[int, frozenset[tuple[int, int]]] = {
     1: frozenset({(0, 0)}),
     2: frozenset({(-1, -1), (1, 1)}),
@@ -283,6 +285,8 @@ RING_MATCH = 22.0  # Lab distance: the same surface
 
 
 SNAP_PATCH = 96  # pixels for 1.5 sides
+_ELLIPSE7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+SNAP_LOG: list[tuple[float, float, float, float]] | None = None
 
 
 def _snap(
@@ -315,26 +319,17 @@ def _snap(
         q = int(SNAP_PATCH * 0.5 / 1.5 / 2)  # a quarter side around the middle
         core = patch[int(mid) - q : int(mid) + q, int(mid) - q : int(mid) + q].reshape(-1, 3)
         body = np.median(core, axis=0)
-        same = (np.sqrt(((patch - body) ** 2).sum(axis=2)) < 25).astype(np.uint8)
-        same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, labels, _, _ = cv2.connectedComponentsWithStats(same, connectivity=4)
-        middle = labels[int(mid) - q : int(mid) + q, int(mid) - q : int(mid) + q]
-        counts = np.bincount(middle.ravel(), minlength=n)
-        counts[0] = 0
-        label = int(np.argmax(counts))  # the middle may be a pip: take the main surface
-        if label == 0:
+        spread = np.sqrt(((core - body) ** 2).sum(axis=1))
+        limit = float(np.clip(2.5 * np.median(spread), 12.0, 25.0))  # noise sets the bar
+        distance = np.sqrt(((patch - body) ** 2).sum(axis=2))
+        found = None
+        for tighten in (1.0, 0.7, 0.5):  # a dim side face close in shade: tighten the bar
+            found = _square_region(distance < max(limit * tighten, 8.0), side * scale, q)
+            if found is None or found[1]:
+                break
+        if found is None:
             return centre, yaw, False
-        blob = (labels == label).astype(np.uint8)
-        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        hull = cv2.convexHull(max(contours, key=cv2.contourArea))  # pips at the rim: notches
-        (px, py), (w, h), angle = cv2.minAreaRect(hull)
-        size = side * scale
-        ok = (
-            0.7 * size <= min(w, h)
-            and max(w, h) <= 1.08 * size
-            and min(w, h) / max(w, h) >= 0.85
-            and cv2.contourArea(hull) / max(w * h, 1.0) >= 0.85
-        )
+        (px, py, angle), ok = found
         ix = to_image[0, 0] * px + to_image[0, 1] * py + to_image[0, 2]
         iy = to_image[1, 0] * px + to_image[1, 1] * py + to_image[1, 2]
         turn = math.radians(((angle + 45) % 90) - 45)
@@ -342,6 +337,35 @@ def _snap(
         if not ok:
             break
     return centre, yaw, ok
+
+
+def _square_region(
+    same_colour: NDArray[np.bool_], size: float, q: int
+) -> tuple[tuple[float, float, float], bool] | None:
+    """The face region around the patch middle: ((x, y, angle), looks like a top face)."""
+    same: Mask = same_colour.astype(np.uint8)
+    # rejoin strips a big pip near the rim cut off; the bevels between faces stay open
+    same = cv2.morphologyEx(same, cv2.MORPH_CLOSE, _ELLIPSE7)
+    same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, _, _ = cv2.connectedComponentsWithStats(same, connectivity=4)
+    mid = SNAP_PATCH // 2
+    middle = labels[mid - q : mid + q, mid - q : mid + q]
+    counts = np.bincount(middle.ravel(), minlength=n)
+    counts[0] = 0
+    label = int(np.argmax(counts))  # the middle may be a pip: take the main surface
+    if label == 0:
+        return None
+    blob = (labels == label).astype(np.uint8)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))  # pips at the rim: notches
+    (px, py), (w, h), angle = cv2.minAreaRect(hull)
+    ok = (
+        0.7 * size <= min(w, h)
+        and max(w, h) <= 1.08 * size
+        and min(w, h) / max(w, h) >= 0.85
+        and cv2.contourArea(hull) / max(w * h, 1.0) >= 0.78  # rounded corners
+    )
+    return (float(px), float(py), float(angle)), ok
 
 
 def _face(camera: DiceCamera, centre: tuple[float, float], yaw: float) -> _Face:
@@ -358,38 +382,60 @@ def _read_touching(
     camera: DiceCamera,
     one: int,
 ) -> list[DieRead]:
-    """Dice in contact: each top face (cut out along the seams) seeds a flat-die fit."""
+    """Dice in contact: every face cut out along the seams is tried as a top face; those
+    that lock on as a square of the right size are read, and what no flat die explains
+    is reported unreadable (never guessed)."""
     side = camera.top_side_px
     ox, oy = origin
     n, labels, stats, cents = cv2.connectedComponentsWithStats(faces, connectivity=4)
-    seeds = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.45 * side * side]
     fitter = _Fitter(region, origin, camera)
-    fitted: list[tuple[_Face, float]] = []
-    for i in seeds:
-        others = np.isin(labels, [j for j in seeds if j != i]).astype(np.uint8)
-        fitter.forbidden = cv2.erode(others, np.ones((5, 5), np.uint8))
+    fitted: list[_Face] = []
+    order = sorted(range(1, n), key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))
+    for i in order:
+        if stats[i, cv2.CC_STAT_AREA] < 0.3 * side * side:
+            continue
+        blob = (labels == i).astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (_, _), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
         start = (float(cents[i][0]) + ox, float(cents[i][1]) + oy)
-        centre, yaw, score = fitter.fit(start, "fit", YAWS)
-        if score < 0.8:
+        centre, yaw, square = _snap(lab, camera, start, math.radians(angle))
+        if not square or any(math.dist(centre, f.centre) < 0.6 * side for f in fitted):
             continue
-        centre, yaw, square = _snap(lab, camera, centre, yaw)
-        if not square:
-            continue
-        face = _face(camera, centre, yaw)
-        if any(math.dist(face.centre, f.centre) < 0.6 * side for f, _ in fitted):
-            continue
-        fitted.append((face, score))
+        fitted.append(_face(camera, centre, yaw))
     explained = np.zeros_like(region)
-    for face, _ in fitted:
+    for face in fitted:
         explained |= fitter.silhouette(face.centre, face.yaw)
-    leftover = int(np.count_nonzero(region & (1 - explained)))
-    reads = [_read_face(image, face, True) for face, _ in fitted]
-    missing = round(leftover / one) if leftover > 0.4 * one else 0
-    if missing:
-        colour = _colour_of(hsv, lab, region & (1 - explained), origin)
-        ys, xs = np.nonzero(region & (1 - explained))
-        centre = (float(xs.mean()) + ox, float(ys.mean()) + oy)
-        reads += [DieRead(None, colour, "unreadable", centre, True, "touching")] * missing
+    grow = max(2, round(side * 0.08))
+    explained = cv2.dilate(explained, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    rest = (region & (1 - explained)).astype(np.uint8)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    reads: list[DieRead] = []
+    leaning: set[int] = set()
+    m, rest_labels, rest_stats, rest_cents = cv2.connectedComponentsWithStats(rest)
+    for j in range(1, m):
+        area = int(rest_stats[j, cv2.CC_STAT_AREA])
+        if area < 0.25 * side * side:
+            continue
+        part = (rest_labels == j).astype(np.uint8)
+        near = cv2.dilate(part, np.ones((2 * grow + 3, 2 * grow + 3), np.uint8))
+        owners = [
+            k
+            for k, f in enumerate(fitted)
+            if np.count_nonzero(near & fitter.silhouette(f.centre, f.yaw).copy())
+        ]
+        leaning.update(owners)  # whatever sticks out of a flat die: it may lean
+        if owners and area < 0.6 * one:
+            continue
+        colour = _colour_of(hsv, lab, part, origin)
+        centre = (float(rest_cents[j][0]) + ox, float(rest_cents[j][1]) + oy)
+        for _ in range(max(1, round(area / one))):
+            reads.append(DieRead(None, colour, "unreadable", centre, True, "touching"))
+    for k, face in enumerate(fitted):
+        if k in leaning:
+            colour = _square_colour(_rectify(image, face))
+            reads.append(DieRead(None, colour, "cocked", face.centre, True, "beyond a flat die"))
+        else:
+            reads.append(_read_face(image, face, True))
     return reads
 
 
@@ -506,7 +552,9 @@ def read_square(square: Image) -> tuple[int | None, str]:
         return None, "pips off the grid"
     # every empty grid point must look like body, not like a pip: glare or a smudge that
     # could hide a pip there makes the face unreadable
-    pip_colour = np.median(lab[pip_mask > 0], axis=0)
+    pip_colour = np.median(
+        lab[(pip_mask > 0) & (diff > np.percentile(diff[pip_mask > 0], 60))], axis=0
+    )
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
     pip_like = to_pip < diff
     radius = min(0.08, math.sqrt(float(np.median(areas)) / math.pi) / (s - 1))
@@ -514,14 +562,22 @@ def read_square(square: Image) -> tuple[int | None, str]:
         disk = (u - px) ** 2 + (v - py) ** 2 <= radius**2
         if disk.any() and float(pip_like[disk].mean()) > 0.15:
             return None, "something on an empty pip position"
-    # a glare spot can pass for a round white pip: pips have crisp edges, glare fades out
+    # a glare spot can pass for a round white pip: pips are black or white, all alike, with
+    # crisp edges; glare takes the body's tint and fades out
     for i in range(1, n):
         blob = labels == i
         if not blob.any() or stats[i, cv2.CC_STAT_AREA] < 0.004 * s * s:
             continue
         strong = diff[blob]
+        heart = strong >= np.percentile(strong, 60)  # blur mixes a pip's rim with the body
+        colour = np.median(lab[blob][heart], axis=0)
+        if math.hypot(float(colour[1]) - 128, float(colour[2]) - 128) > PIP_CHROMA:
+            return None, "a tinted mark, not a pip"
+        if float(np.sqrt(((colour - pip_colour) ** 2).sum())) > PIP_ALIKE:
+            return None, "pips of different colours"
+        strong = diff[blob]
         crisp = float((strong > 0.75 * np.percentile(strong, 90)).mean())
-        if crisp < 0.45:
+        if crisp < 0.35:
             return None, "a pip that fades out like glare"
     return value, ""
 
