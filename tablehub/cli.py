@@ -18,7 +18,10 @@ from tablehub import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.demo",
     "tablehub.commands.simulate",
+    "tablehub.commands.config",
     "tablehub.commands.dice",
+    "tablehub.commands.run",
+    "tablehub.commands.doctor",
 )
 
 

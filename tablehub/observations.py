@@ -58,6 +58,7 @@ class PanelEvent:
     action: PanelAction
     seat: int | None = None
     value: Any = None  # a vote (True/False), a declared ability name, ...
+    request: str = ""  # the referee's ChooseSeat/WaitNext request this answers, if any
     kind: Literal["panel"] = "panel"
 
 
@@ -70,13 +71,26 @@ class ManualEvent:
     kind: Literal["manual"] = "manual"
 
 
-Observation = CardEvent | DiceEvent | PanelEvent | ManualEvent
+@dataclass(frozen=True)
+class TimerEvent:
+    """A timer or schedule mark the referee asked for has run out (delivered by the service).
+
+    ``name`` is the name the referee gave in its ``StartTimer`` (or a schedule ``Mark``);
+    the referee never reads a clock, so this is how time reaches it.
+    """
+
+    name: str
+    kind: Literal["timer"] = "timer"
+
+
+Observation = CardEvent | DiceEvent | PanelEvent | ManualEvent | TimerEvent
 
 _TYPES: dict[str, type[Any]] = {
     "card": CardEvent,
     "dice": DiceEvent,
     "panel": PanelEvent,
     "manual": ManualEvent,
+    "timer": TimerEvent,
 }
 
 

@@ -109,10 +109,16 @@ def _tower_sim(args: argparse.Namespace) -> int:
 
 
 def _read(args: argparse.Namespace) -> int:
+    from tablehub.config import ConfigError, load_config
     from tablehub.devices.dice_tower import DEFAULT_BAUD, TowerError, open_tower
 
-    port = args.port or _configured("port", "auto")
-    baud = args.baud or int(str(_configured("baud", DEFAULT_BAUD)))
+    try:
+        tower_config = load_config(args.config).dice_tower
+    except ConfigError as err:
+        print(f"tablehub dice read: {err}", file=sys.stderr)
+        return 2
+    port = args.port or tower_config.port
+    baud = args.baud or tower_config.baud or DEFAULT_BAUD
     try:
         tower = open_tower(str(port), baud)
     except TowerError as err:
@@ -143,15 +149,3 @@ def _read(args: argparse.Namespace) -> int:
         ]
         print(f"{prefix}throw {event.throw_id} read {event.read}: {' '.join(parts)}")
     return 0
-
-
-def _configured(key: str, default: object) -> object:
-    """``Config.dice_tower.<key>`` once the configuration module exists, else the default."""
-    try:
-        from tablehub import config  # type: ignore[attr-defined]
-    except ImportError:
-        return default
-    try:
-        return getattr(config.load().dice_tower, key)
-    except Exception:
-        return default

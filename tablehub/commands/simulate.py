@@ -11,7 +11,10 @@ from typing import Any, Protocol
 from tablehub.commands import Subparsers
 
 # game name -> "module:function"; see SimulateFunction for the signature.
-SIMULATORS: dict[str, str] = {}
+SIMULATORS: dict[str, str] = {
+    "chaos-in-gotham": "tablehub.games.chaos_in_gotham.simulate:simulate",
+    "get-adler": "tablehub.games.get_adler.simulate:simulate",
+}
 
 
 class SimulateFunction(Protocol):
