@@ -140,8 +140,9 @@ def _guess_camera(image: Image, mask: Mask) -> DiceCamera:
     focal = DEFAULT_FOCAL_RATIO * w
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     sizes = sorted(math.sqrt(float(stats[i, cv2.CC_STAT_AREA])) for i in range(1, n))
-    sizes = [s for s in sizes if s > 8]
-    side = float(np.percentile(sizes, 30)) * 0.92 if sizes else 40.0
+    sizes = [s for s in sizes if s >= 20]  # specks are not dice
+    # a lone die's blob is its top face plus a little side: the smaller half are lone dice
+    side = float(np.percentile(sizes, 25)) * 0.92 if sizes else 40.0
     die = 16.0
     return DiceCamera(w, h, focal, die + focal * die / side, die)
 
@@ -542,7 +543,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     # uniform body: a face straddling two faces of a leaning die is not a top face
     plain = inner & (pip_mask == 0)
     plain = cv2.erode(plain.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    if float((diff[plain] > RING_MATCH).mean()) > 0.2:
+    if plain.any() and float((diff[plain] > RING_MATCH).mean()) > 0.2:
         return None, "not one uniform face"
     value = dice_pips.face_value(pips, (0.0, 0.0), 1.0)
     if value is None:
@@ -553,7 +554,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     # every empty grid point must look like body, not like a pip: glare or a smudge that
     # could hide a pip there makes the face unreadable
     pip_colour = np.median(
-        lab[(pip_mask > 0) & (diff > np.percentile(diff[pip_mask > 0], 60))], axis=0
+        lab[(pip_mask > 0) & (diff >= np.percentile(diff[pip_mask > 0], 60))], axis=0
     )
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
     pip_like = to_pip < diff

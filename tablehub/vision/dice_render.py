@@ -459,8 +459,9 @@ def _paste(img: FloatImage, tex: FloatImage, alpha: FloatImage, quad: NDArray[np
 
 def render_throw(
     values: list[tuple[int, str]], rng: random.Random, cocked: float = 0.0
-) -> tuple[Image, list[DieTruth]]:
-    """A tray picture of these (value, colour) dice, for the virtual tower's camera mode."""
+) -> tuple[Image, list[DieTruth], DiceCamera]:
+    """A tray picture of these (value, colour) dice, for the virtual tower's camera mode,
+    with the (calibrated) camera that took it."""
     scene = random_scene(rng, "plain")
     scene.dice = []
     cam = scene.camera
@@ -482,4 +483,5 @@ def render_throw(
             if not _overlaps(spec, scene.dice, 2.0) and _inside(cam, spec):
                 scene.dice.append(spec)
                 break
-    return render(scene)
+    image, truth = render(scene)
+    return image, truth, cam
