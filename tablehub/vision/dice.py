@@ -300,7 +300,8 @@ def _snap(
     span = 1.5 * side
     scale = SNAP_PATCH / span
     ok = False
-    for _ in range(2):
+    previous = False
+    for _ in range(4):  # re-centre on what was found: a poor start still converges
         c, s_ = math.cos(yaw), math.sin(yaw)
         # patch (x, y) -> image: centre + R(yaw) @ ((x, y) - mid) / scale
         mid = SNAP_PATCH / 2
@@ -317,15 +318,21 @@ def _snap(
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        q = int(SNAP_PATCH * 0.5 / 1.5 / 2)  # a quarter side around the middle
+        q = int(SNAP_PATCH * 0.4 / 1.5)  # 0.4 side around the middle: pips are a minority
         core = patch[int(mid) - q : int(mid) + q, int(mid) - q : int(mid) + q].reshape(-1, 3)
         body = np.median(core, axis=0)
         spread = np.sqrt(((core - body) ** 2).sum(axis=1))
         limit = float(np.clip(2.5 * np.median(spread), 12.0, 25.0))  # noise sets the bar
         distance = np.sqrt(((patch - body) ** 2).sum(axis=2))
+        # the direction of the picture's centre, turned into the patch
+        ccx, ccy = camera.centre
+        inward = (
+            c * (ccx - centre[0]) + s_ * (ccy - centre[1]),
+            -s_ * (ccx - centre[0]) + c * (ccy - centre[1]),
+        )
         found = None
         for tighten in (1.0, 0.7, 0.5):  # a dim side face close in shade: tighten the bar
-            found = _square_region(distance < max(limit * tighten, 8.0), side * scale, q)
+            found = _square_region(distance < max(limit * tighten, 8.0), side * scale, q, inward)
             if found is None or found[1]:
                 break
         if found is None:
@@ -335,20 +342,21 @@ def _snap(
         iy = to_image[1, 0] * px + to_image[1, 1] * py + to_image[1, 2]
         turn = math.radians(((angle + 45) % 90) - 45)
         centre, yaw = (float(ix), float(iy)), yaw + turn
-        if not ok:
+        if ok and previous:
             break
+        previous = ok
     return centre, yaw, ok
 
 
 def _square_region(
-    same_colour: NDArray[np.bool_], size: float, q: int
+    same_colour: NDArray[np.bool_], size: float, q: int, inward: tuple[float, float]
 ) -> tuple[tuple[float, float, float], bool] | None:
     """The face region around the patch middle: ((x, y, angle), looks like a top face)."""
     same: Mask = same_colour.astype(np.uint8)
     # rejoin strips a big pip near the rim cut off; the bevels between faces stay open
     same = cv2.morphologyEx(same, cv2.MORPH_CLOSE, _ELLIPSE7)
     same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, _, _ = cv2.connectedComponentsWithStats(same, connectivity=4)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(same, connectivity=4)
     mid = SNAP_PATCH // 2
     middle = labels[mid - q : mid + q, mid - q : mid + q]
     counts = np.bincount(middle.ravel(), minlength=n)
@@ -356,14 +364,40 @@ def _square_region(
     label = int(np.argmax(counts))  # the middle may be a pip: take the main surface
     if label == 0:
         return None
-    blob = (labels == label).astype(np.uint8)
+    # pieces a row of big pips cut off the same face lie wholly within the face's square
+    keep = [label]
+    half = 0.55 * size
+    for other in range(1, n):
+        if other == label:
+            continue
+        x, y, w, h, area = stats[other]
+        if area >= 0.04 * size * size and (
+            mid - half <= x and x + w <= mid + half and mid - half <= y and y + h <= mid + half
+        ):
+            keep.append(other)
+    blob = np.isin(labels, keep).astype(np.uint8)
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))  # pips at the rim: notches
     (px, py), (w, h), angle = cv2.minAreaRect(hull)
+    short, long_ = min(w, h), max(w, h)
+    if 0.8 * size <= short <= 1.08 * size and 1.08 * size < long_ <= 1.4 * size:
+        # a side face of nearly the same shade ran on: a flat die shows its sides towards
+        # the picture's centre, so keep the square at the far end of the long axis
+        a = math.radians(angle if w >= h else angle + 90)
+        axis = (math.cos(a), math.sin(a))
+        if axis[0] * inward[0] + axis[1] * inward[1] > 0:
+            axis = (-axis[0], -axis[1])
+        shift = (long_ - short) / 2
+        px, py = px + axis[0] * shift, py + axis[1] * shift
+        square = cv2.boxPoints(((px, py), (short, short), angle)).astype(np.int32)
+        canvas = np.zeros_like(blob)
+        cv2.fillConvexPoly(canvas, square, 1)
+        cover = float(np.count_nonzero(canvas & _fill_holes(blob))) / max(short * short, 1.0)
+        return (float(px), float(py), float(angle)), cover >= 0.85
     ok = (
-        0.7 * size <= min(w, h)
-        and max(w, h) <= 1.08 * size
-        and min(w, h) / max(w, h) >= 0.85
+        0.7 * size <= short
+        and long_ <= 1.08 * size
+        and short / long_ >= 0.85
         and cv2.contourArea(hull) / max(w * h, 1.0) >= 0.78  # rounded corners
     )
     return (float(px), float(py), float(angle)), ok
