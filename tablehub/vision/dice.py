@@ -541,7 +541,11 @@ def _read_face(image: Image, face: _Face, touching: bool) -> DieRead:
 
 def read_square(square: Image) -> tuple[int | None, str]:
     """The value on a rectified top face (FACE_SIZE square, give or take a few per cent of
-    place and turn), or (None, reason).  The pips themselves give the grid's turn."""
+    place and turn), or (None, reason).  The pips themselves give the grid's turn.
+
+    Marks on the face are pips or glare: pips are black on a white die and white on a
+    coloured one, all alike, crisp-edged; glare is lighter than the body, takes its tint
+    and fades out.  Glare is set aside - unless it sits where a pip could be hidden."""
     s = FACE_SIZE
     lab = cv2.cvtColor(square, cv2.COLOR_BGR2LAB).astype(np.float32)
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
@@ -551,23 +555,40 @@ def read_square(square: Image) -> tuple[int | None, str]:
     core = (np.abs(u) < 0.36) & (np.abs(v) < 0.36)
     body = np.median(lab[core], axis=0)
     diff = np.sqrt(((lab - body) ** 2).sum(axis=2))
-    pip_mask = ((diff > PIP_CONTRAST) & inner).astype(np.uint8)
-    pip_mask = cv2.morphologyEx(pip_mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(pip_mask, connectivity=8)
+    body_chroma = math.hypot(float(body[1]) - 128, float(body[2]) - 128)
+    dark_pips = body_chroma < PIP_CHROMA  # a white die (however dimly lit)
+    mark_mask = ((diff > PIP_CONTRAST) & inner).astype(np.uint8)
+    mark_mask = cv2.morphologyEx(mark_mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mark_mask, connectivity=8)
     pips: list[tuple[float, float]] = []
     areas: list[float] = []
+    pip_mask = np.zeros((s, s), dtype=bool)
+    glare: list[tuple[float, float, float]] = []  # centre and radius, face units
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < 0.004 * s * s:
             continue  # speck of noise
-        if area > 0.1 * s * s:
+        blob = labels == i
+        strong = diff[blob]
+        heart = strong >= np.percentile(strong, 60)  # blur mixes a pip's rim with the body
+        colour = np.median(lab[blob][heart], axis=0)
+        cx, cy = (float(cents[i][0]) / (s - 1) - 0.5, float(cents[i][1]) / (s - 1) - 0.5)
+        lighter = float(colour[0]) > float(body[0])
+        chroma = math.hypot(float(colour[1]) - 128, float(colour[2]) - 128)
+        crisp = float((strong > 0.75 * np.percentile(strong, 90)).mean())
+        if lighter and (dark_pips or chroma > PIP_CHROMA or crisp < 0.35):
+            glare.append((cx, cy, math.sqrt(area / math.pi) / (s - 1)))
+            continue
+        if not lighter and not dark_pips:
+            return None, "a dark smudge on the face"
+        if area > 0.16 * s * s:
             return None, "a blot bigger than a pip"
         w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
         if min(w, h) / max(w, h) < 0.55 or area / (w * h) < 0.5:
             return None, "a mark that is not round"
-        cx, cy = cents[i]
-        pips.append((float(cx) / (s - 1) - 0.5, float(cy) / (s - 1) - 0.5))
+        pips.append((cx, cy))
         areas.append(area)
+        pip_mask |= blob
     if not pips:
         return None, "no pips"
     if len(pips) > 6:
@@ -575,7 +596,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     if len(pips) > 1 and max(areas) > 2.6 * min(areas):
         return None, "pips of different sizes"
     # uniform body: a face straddling two faces of a leaning die is not a top face
-    plain = inner & (pip_mask == 0)
+    plain = inner & ~pip_mask & (mark_mask == 0)
     plain = cv2.erode(plain.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     if plain.any() and float((diff[plain] > RING_MATCH).mean()) > 0.2:
         return None, "not one uniform face"
@@ -585,11 +606,15 @@ def read_square(square: Image) -> tuple[int | None, str]:
     grid = _grid(pips, value)
     if grid is None:
         return None, "pips off the grid"
-    # every empty grid point must look like body, not like a pip: glare or a smudge that
-    # could hide a pip there makes the face unreadable
-    pip_colour = np.median(
-        lab[(pip_mask > 0) & (diff >= np.percentile(diff[pip_mask > 0], 60))], axis=0
-    )
+    pip_colour = np.median(lab[pip_mask & (diff >= np.percentile(diff[pip_mask], 60))], axis=0)
+    for i, (x, y) in enumerate(pips):
+        blob_colour = np.median(
+            lab[labels == labels[round((y + 0.5) * (s - 1)), round((x + 0.5) * (s - 1))]], axis=0
+        )
+        if i and float(np.sqrt(((blob_colour - pip_colour) ** 2).sum())) > 2 * PIP_ALIKE:
+            return None, "pips of different colours"
+    # every empty grid point must look like body, not like a pip, and be free of glare:
+    # either could hide a pip there
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
     pip_like = to_pip < diff
     radius = min(0.08, math.sqrt(float(np.median(areas)) / math.pi) / (s - 1))
@@ -597,23 +622,9 @@ def read_square(square: Image) -> tuple[int | None, str]:
         disk = (u - px) ** 2 + (v - py) ** 2 <= radius**2
         if disk.any() and float(pip_like[disk].mean()) > 0.15:
             return None, "something on an empty pip position"
-    # a glare spot can pass for a round white pip: pips are black or white, all alike, with
-    # crisp edges; glare takes the body's tint and fades out
-    for i in range(1, n):
-        blob = labels == i
-        if not blob.any() or stats[i, cv2.CC_STAT_AREA] < 0.004 * s * s:
-            continue
-        strong = diff[blob]
-        heart = strong >= np.percentile(strong, 60)  # blur mixes a pip's rim with the body
-        colour = np.median(lab[blob][heart], axis=0)
-        if math.hypot(float(colour[1]) - 128, float(colour[2]) - 128) > PIP_CHROMA:
-            return None, "a tinted mark, not a pip"
-        if float(np.sqrt(((colour - pip_colour) ** 2).sum())) > PIP_ALIKE:
-            return None, "pips of different colours"
-        strong = diff[blob]
-        crisp = float((strong > 0.75 * np.percentile(strong, 90)).mean())
-        if crisp < 0.35:
-            return None, "a pip that fades out like glare"
+        for gx, gy, gr in glare:
+            if math.hypot(gx - px, gy - py) < gr + radius:
+                return None, "glare over a pip position"
     return value, ""
 
 
