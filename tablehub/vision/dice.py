@@ -37,7 +37,7 @@ Status = Literal["stable", "cocked", "unreadable"]
 
 FACE_SIZE = 64  # rectified top face, pixels
 DEFAULT_FOCAL_RATIO = 0.875  # focal length / picture width when no camera is given
-FOREGROUND = 30.0  # Lab distance from the mat that makes a pixel part of a die
+FOREGROUND = 25.0  # Lab distance from the mat that makes a pixel part of a die
 SEAM_DEPTH = 14.0  # how much darker a bevel seam is than its surroundings (L units)
 PIP_CONTRAST = 45.0  # Lab distance of a pip from the face's body colour
 PIP_CHROMA = 22.0  # pips are black or white (colours.py): chroma at most this
@@ -437,32 +437,32 @@ def _read_touching(
         if not square or any(math.dist(centre, f.centre) < 0.6 * side for f in fitted):
             continue
         fitted.append(_face(camera, centre, yaw))
-    explained = np.zeros_like(region)
-    for face in fitted:
-        explained |= fitter.silhouette(face.centre, face.yaw)
     grow = max(2, round(side * 0.08))
-    explained = cv2.dilate(explained, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-    rest = (region & (1 - explained)).astype(np.uint8)
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    for _ in range(3):  # a die whose top face no seam cut out: look inside what is left
+        parts = _leftovers(region, fitted, fitter, grow, side)
+        added = False
+        for area, part, centre in parts:
+            if area < 0.6 * one:
+                continue
+            found, yaw, square = _snap(lab, camera, centre, 0.0)
+            if square and not any(math.dist(found, f.centre) < 0.6 * side for f in fitted):
+                fitted.append(_face(camera, found, yaw))
+                added = True
+        if not added:
+            break
     reads: list[DieRead] = []
     leaning: set[int] = set()
-    m, rest_labels, rest_stats, rest_cents = cv2.connectedComponentsWithStats(rest)
-    for j in range(1, m):
-        area = int(rest_stats[j, cv2.CC_STAT_AREA])
-        if area < 0.25 * side * side:
-            continue
-        part = (rest_labels == j).astype(np.uint8)
+    for area, part, centre in _leftovers(region, fitted, fitter, grow, side):
         near = cv2.dilate(part, np.ones((2 * grow + 3, 2 * grow + 3), np.uint8))
         owners = [
             k
             for k, f in enumerate(fitted)
             if np.count_nonzero(near & fitter.silhouette(f.centre, f.yaw).copy())
         ]
-        leaning.update(owners)  # whatever sticks out of a flat die: it may lean
         if owners and area < 0.6 * one:
+            leaning.update(owners)  # whatever sticks out of a flat die: it may lean
             continue
         colour = _colour_of(hsv, lab, part, origin)
-        centre = (float(rest_cents[j][0]) + ox, float(rest_cents[j][1]) + oy)
         for _ in range(max(1, round(area / one))):
             reads.append(DieRead(None, colour, "unreadable", centre, True, "touching"))
     for k, face in enumerate(fitted):
@@ -472,6 +472,27 @@ def _read_touching(
         else:
             reads.append(_read_face(image, face, True))
     return reads
+
+
+def _leftovers(
+    region: Mask, fitted: list[_Face], fitter: _Fitter, grow: int, side: float
+) -> list[tuple[int, Mask, tuple[float, float]]]:
+    """The parts of a blob no fitted flat die explains: (area, mask, centre in the picture)."""
+    explained = np.zeros_like(region)
+    for face in fitted:
+        explained |= fitter.silhouette(face.centre, face.yaw)
+    explained = cv2.dilate(explained, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    rest = (region & (1 - explained)).astype(np.uint8)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m, labels, stats, cents = cv2.connectedComponentsWithStats(rest)
+    ox, oy = fitter.origin
+    out = []
+    for j in range(1, m):
+        area = int(stats[j, cv2.CC_STAT_AREA])
+        if area >= 0.25 * side * side:
+            centre = (float(cents[j][0]) + ox, float(cents[j][1]) + oy)
+            out.append((area, (labels == j).astype(np.uint8), centre))
+    return out
 
 
 # --- reading one top face -----------------------------------------------------------------
@@ -618,13 +639,26 @@ def read_square(square: Image) -> tuple[int | None, str]:
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
     pip_like = to_pip < diff
     radius = min(0.08, math.sqrt(float(np.median(areas)) / math.pi) / (s - 1))
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     for px, py in grid:
-        disk = (u - px) ** 2 + (v - py) ** 2 <= radius**2
-        if disk.any() and float(pip_like[disk].mean()) > 0.15:
-            return None, "something on an empty pip position"
-        for gx, gy, gr in glare:
-            if math.hypot(gx - px, gy - py) < gr + radius:
-                return None, "glare over a pip position"
+        d2 = (u - px) ** 2 + (v - py) ** 2
+        disk = d2 <= radius**2
+        if not disk.any():
+            continue
+        if not any(math.hypot(gx - px, gy - py) < gr + radius for gx, gy, gr in glare):
+            if float(pip_like[disk].mean()) > 0.15:
+                return None, "something on an empty pip position"
+            continue
+        # glare here: a pip under it would still show against the glare around it,
+        # darker (black pips) or less tinted (white pips) - unless the glare burns out
+        ring = (d2 > (1.4 * radius) ** 2) & (d2 <= (2.3 * radius) ** 2)
+        if float((lab[..., 0][disk] > 250).mean()) > 0.5:
+            return None, "glare burns out a pip position"
+        if dark_pips:
+            if float(np.median(lab[..., 0][disk])) < float(np.median(lab[..., 0][ring])) - 25:
+                return None, "a pip under glare"
+        elif float(np.median(chroma[disk])) < float(np.median(chroma[ring])) - 10:
+            return None, "a pip under glare"
     return value, ""
 
 
