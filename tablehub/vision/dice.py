@@ -441,7 +441,7 @@ def _read_touching(
     for _ in range(3):  # a die whose top face no seam cut out: look inside what is left
         parts = _leftovers(region, fitted, fitter, grow, side)
         added = False
-        for area, part, centre in parts:
+        for area, _part, centre in parts:
             if area < 0.6 * one:
                 continue
             found, yaw, square = _snap(lab, camera, centre, 0.0)
@@ -639,7 +639,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
     pip_like = to_pip < diff
     radius = min(0.08, math.sqrt(float(np.median(areas)) / math.pi) / (s - 1))
-    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    chroma_map = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     for px, py in grid:
         d2 = (u - px) ** 2 + (v - py) ** 2
         disk = d2 <= radius**2
@@ -657,7 +657,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
         if dark_pips:
             if float(np.median(lab[..., 0][disk])) < float(np.median(lab[..., 0][ring])) - 25:
                 return None, "a pip under glare"
-        elif float(np.median(chroma[disk])) < float(np.median(chroma[ring])) - 10:
+        elif float(np.median(chroma_map[disk])) < float(np.median(chroma_map[ring])) - 10:
             return None, "a pip under glare"
     return value, ""
 
