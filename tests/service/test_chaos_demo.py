@@ -1,0 +1,55 @@
+"""The Chaos in Gotham City demo: the referee, seeing only camera and panel events, keeps
+the same score as the simulated table it watches."""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+
+import pytest
+
+from tablehub.cli import main
+from tablehub.service.chaos_demo import WavVoice, play_demo_game
+from tablehub.service.chaos_sim import DirectCamera, Placed
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_referee_agrees_with_the_table_over_whole_games(players: int) -> None:
+    questions = 0
+    for seed in range(8):
+        result = play_demo_game(players, seed, WavVoice(None), lambda line: None)
+        assert result.agreed, f"seed {seed}: referee {result.totals} differs from the table"
+        assert result.rejections == 0
+        questions += result.questions
+    assert questions > 8  # cards laid in the middle made the hub ask (besides "who starts")
+
+
+def test_demo_command_writes_voice_and_transcript(tmp_path: Path) -> None:
+    wav_dir = tmp_path / "voice"
+    transcript = tmp_path / "transcript.txt"
+    args = ["demo", "chaos-in-gotham", "--players", "2", "--seed", "5", "--fast"]
+    code = main([*args, "--wav-dir", str(wav_dir), "--transcript", str(transcript)])
+    assert code == 0
+    text = transcript.read_text()
+    assert "Game over." in text and "agree with the simulated table" in text
+    wavs = sorted(wav_dir.glob("*.wav"))
+    assert len(wavs) > 20
+    with wave.open(str(wavs[0])) as clip:
+        assert clip.getnframes() > 1000
+
+
+def test_demo_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "chaos-in-gotham", "--players", "8", "--fast"]) == 2
+    assert "2 to 6" in capsys.readouterr().out
+
+
+def test_direct_camera_reports_appearing_turning_and_leaving_cards() -> None:
+    camera = DirectCamera()
+    down = Placed("chaos:green-7", "trick", (1.0, 2.0), False)
+    (appeared,) = camera.observe({"g7": down})
+    assert (appeared.change, appeared.card_id, appeared.face_up) == ("appeared", None, False)
+    up = Placed("chaos:green-7", "trick", (1.0, 2.0), True)
+    (flipped,) = camera.observe({"g7": up})
+    assert (flipped.change, flipped.card_id) == ("flipped", "chaos:green-7")
+    (removed,) = camera.observe({})
+    assert removed.change == "removed"
