@@ -10,9 +10,9 @@ $(STAMP): pyproject.toml scripts/bootstrap.sh scripts/debian-packages.txt
 
 setup: $(STAMP)
 
-## a whole refereed game on simulated hardware, with voice (WAV files when there is no speaker)
+## a simulated session through every device, with voice (WAV files when there is no speaker)
 demo: $(STAMP)
-	$(VENV)/bin/tablehub demo almost-got-im --transcript demo-transcript.txt
+	$(VENV)/bin/tablehub demo devices --transcript demo-transcript.txt
 
 ## every test
 test: $(STAMP)

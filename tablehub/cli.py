@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.simulate",
     "tablehub.commands.config",
     "tablehub.commands.dice",
+    "tablehub.commands.run",
+    "tablehub.commands.doctor",
 )
 
 

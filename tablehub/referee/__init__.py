@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 REFEREES: dict[str, str] = {
     "high-card": "tablehub.referee.example:HighCardReferee",
+    "get-adler": "tablehub.referee.get_adler:AdlerReferee",
 }
 
 

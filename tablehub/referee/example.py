@@ -103,7 +103,8 @@ class HighCardReferee(Referee):
             trial.apply(reveal)
             reason = trial.check({"kind": "card", "player": CHANCE, "card": card})
         if reason is not None:
-            return self.reject(event, reason, f"{reason}. Please check the card.", "reveal")
+            public = f"{reason}. Please check the card."
+            return self.reject(event, reason, public, key="reveal", zone="reveal")
         return [
             {"kind": "move", "move": {"kind": "reveal", "player": seat}},
             {"kind": "move", "move": {"kind": "card", "player": CHANCE, "card": card}},

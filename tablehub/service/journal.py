@@ -195,7 +195,10 @@ class _Transaction:
         self.path = path
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise JournalError(f"{self.path}: cannot write the journal: {err}") from err
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:

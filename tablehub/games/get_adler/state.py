@@ -238,6 +238,10 @@ class AdlerState(GameState):
         tokens = [self.ids[c] for c in self.book.hands[seat]]
         return [*tokens, UNKNOWN] if self.book.unknown[seat] else tokens
 
+    def hand_view(self, seat: int) -> list[str]:
+        """A hand as shown in views: known cards, then one "unknown" per unseen card."""
+        return [self.ids[c] for c in self.book.hands[seat]] + [UNKNOWN] * self.book.unknown[seat]
+
     def _legal_give(self) -> list[Move]:
         kind = "pass-card" if self.phase == "collins-return" else "give"
         return [
@@ -767,7 +771,7 @@ class AdlerState(GameState):
         self.book.to_discard([card])
         self._played(move, events, card, target=target)
         if kind == "magnifier" and target is not None:
-            seen = self._hand_tokens(target)
+            seen = self.hand_view(target)
             events.append({"kind": "hand-seen", "audience": p, "seat": target, "cards": seen})
         if kind == "binoculars":
             assert target is not None
@@ -1197,13 +1201,13 @@ class AdlerState(GameState):
     def player_view(self, player: int) -> View:
         view = self.public_view()
         view["seat"] = player
-        view["hand"] = self._hand_tokens(player)
+        view["hand"] = self.hand_view(player)
         view["character"] = self.characters[player]
         return view
 
     def dealer_view(self) -> View:
         view = self.public_view()
-        view["hands"] = [self._hand_tokens(s) for s in range(self.n)]
+        view["hands"] = [self.hand_view(s) for s in range(self.n)]
         view["all_characters"] = list(self.characters)
         view["unseen"] = [self.ids[c] for c in self.book.pool]
         view["pending_transfers"] = [list(q) for q in self.queue]

@@ -1,0 +1,199 @@
+"""Putting a hub together from the configuration: journal, referee, devices, and run it.
+
+``serve`` is what ``tablehub run`` (and the devices demo) call.  Real devices that fail to
+start do not stop the service: the failure is printed (``tablehub doctor`` says how to fix
+it) and the hub runs without that device, its outputs only written to the transcript.
+Simulated devices are used when asked for, never silently instead of real ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablehub.config import Config, ensure_data_dir
+from tablehub.devices.camera import CameraError, SimulatedCamera, make_camera
+from tablehub.devices.panel import Panel, PanelError, PanelHands, mock_pin_factory
+from tablehub.devices.voice import make_voice
+from tablehub.referee import load_referee
+from tablehub.referee.base import Setup
+from tablehub.service.app import Devices, FrameReader, Hub, open_session
+from tablehub.service.journal import Journal
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GAME = "high-card"  # until a product game's referee is registered
+
+
+@dataclass
+class RunOptions:
+    game: str | None = None  # None: resume the last unfinished session, else DEFAULT_GAME
+    simulated: bool = False
+    seed: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    fresh: bool = False  # abandon an unfinished session instead of resuming it
+    wav_dir: Path | None = None
+    force_wav: bool = False
+    state_out: Path | None = None
+    transcript: Callable[[str], None] = print
+    pace: float = 0.05  # simulated players' reaction time
+    save_frames: Path | None = None  # simulated: write the camera frames of each read card
+
+
+@dataclass
+class Outcome:
+    session_id: int
+    resumed: bool
+    finished: bool
+    state: dict[str, Any]
+    voice: str
+
+
+def choose_game(journal: Journal, wanted: str | None) -> str:
+    if wanted:
+        return wanted
+    unfinished = journal.last_unfinished()
+    return unfinished.game if unfinished is not None else DEFAULT_GAME
+
+
+async def serve(config: Config, opts: RunOptions) -> Outcome:
+    """Run one session to its end (or until SIGTERM/SIGINT); resume it if unfinished."""
+    ensure_data_dir(config)
+    say = opts.transcript
+    journal = Journal(config.journal_path)
+    try:
+        game = choose_game(journal, opts.game)
+        referee_cls = load_referee(game)
+        if opts.fresh:
+            for info in journal.sessions():
+                if info.finished_at is None and info.game == game:
+                    journal.finish_session(info.id, {"abandoned": True})
+        setup = Setup(
+            game=game,
+            seats=config.seats.names,
+            options=dict(opts.options),
+            seed=opts.seed,
+            slot_seconds=config.blackout.slot_seconds,
+            sweep_slot_seconds=config.blackout.sweep_slot_seconds,
+            masking_sound=config.blackout.masking_sound,
+        )
+        referee, session_id, resumed = open_session(journal, referee_cls, setup)
+        voice = make_voice(
+            config.voice.engine,
+            config.voice.rate,
+            config.voice.volume,
+            config.voice.voice,
+            config.voice.timeout,
+            opts.wav_dir or config.voice_wav_dir,
+            config.data_dir / "cache",
+            force_wav=opts.force_wav,
+        )
+        seats = ", ".join(referee.setup.seats)
+        say(f"[hub] {referee.setup.game}: session {session_id}, seats {seats}")
+        say(f"[hub] voice: {voice.description}")
+        devices = Devices(voice=voice, fps=config.camera.fps)
+        hub = Hub(journal, referee, session_id, devices, say)
+        hands = _attach_panel(config, opts, hub, len(referee.setup.seats))
+        _attach_camera(config, opts, hub, game, hands)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, hub.stop)
+        try:
+            await hub.run(resumed)
+        finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.remove_signal_handler(sig)
+            await hub.close()
+            await voice.close()
+            if devices.panel is not None:
+                devices.panel.close()
+        state = referee.state()
+        if opts.state_out is not None:
+            opts.state_out.write_text(json.dumps(state, indent=1, sort_keys=True))
+        return Outcome(session_id, resumed, hub.finished, state, voice.description)
+    finally:
+        journal.close()
+
+
+def _attach_panel(config: Config, opts: RunOptions, hub: Hub, seats: int) -> PanelHands | None:
+    factory = mock_pin_factory() if opts.simulated else None
+    try:
+        panel = Panel(config.panel, seats, pin_factory=factory, on_event=hub.post)
+    except PanelError as err:
+        hub.transcript(f"[hub] panel not available: {err} (see 'tablehub doctor')")
+        return None
+    hub.devices.panel = panel
+    hub.transcript(
+        "[hub] panel: " + ("simulated (gpiozero mock pins)" if opts.simulated else "GPIO")
+    )
+    return PanelHands(panel) if opts.simulated else None
+
+
+def _attach_camera(
+    config: Config, opts: RunOptions, hub: Hub, game: str, hands: PanelHands | None
+) -> None:
+    reader: FrameReader | None = None
+    if opts.simulated and game == "high-card":
+        from tablehub.service.sim_table import (
+            MarkerCardReader,
+            Scene,
+            SceneRenderer,
+            SimulatedPlayers,
+        )
+
+        scene = Scene()
+        renderer = SceneRenderer(scene, opts.seed)
+        camera = SimulatedCamera(640, 360, renderer, in_loop=True)
+        on_read = hub.transcript
+        if opts.save_frames is not None:
+            on_read = _frame_saver(opts.save_frames, camera, renderer, hub.transcript)
+        reader = MarkerCardReader(on_read=on_read)
+        if hands is not None:
+            players = SimulatedPlayers(scene, hands, opts.seed, opts.pace, hub.transcript)
+            hub.after_handle.append(players)
+        hub.devices.camera, hub.devices.reader = camera, reader
+        hub.transcript("[hub] camera: simulated table scene (640x360), cards read by marker")
+        return
+    reader = _vision_reader(config, game)
+    if reader is None:
+        hub.transcript("[hub] camera: no card reader for this game yet; camera not started")
+        return
+    try:
+        hub.devices.camera = make_camera(config.camera, simulated=opts.simulated)
+        hub.devices.reader = reader
+    except CameraError as err:
+        hub.transcript(f"[hub] camera not available: {err}")
+
+
+def _vision_reader(config: Config, game: str) -> FrameReader | None:
+    """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``."""
+    try:
+        from tablehub.vision import reader as vision_reader  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    made: FrameReader | None = vision_reader.make_frame_reader(config, game)
+    return made
+
+
+def _frame_saver(
+    folder: Path, camera: SimulatedCamera, renderer: Any, transcript: Callable[[str], None]
+) -> Callable[[str], None]:
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def on_read(line: str) -> None:
+        path = folder / f"frame-{camera.frames_read:04d}.png"
+        cv2.imwrite(str(path), renderer(camera.frames_read))
+        transcript(f"{line} -> {path}")
+
+    return on_read
