@@ -4,19 +4,22 @@ Simulated players (who always follow suit) play on a simulated table; a camera r
 cards that appear, move and turn over; the Chaos in Gotham City referee turns that into
 moves and speaks; the panel's questions are answered by the players.  The referee never
 sees the truth: at the end its scores are checked against the simulation's.  The voice
-goes to WAV files (``--wav-dir``, else ``demo-output/chaos-voice``).
+is the hub's own (``tablehub.devices.voice``): the speaker, or WAV files with ``--fast``,
+``--wav-dir`` or no sound card (default folder ``demo-output/chaos-voice``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import shutil
-import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tablehub.config import ConfigError, load_config
+from tablehub.devices.voice import WavFolderSink, make_voice
 from tablehub.observations import Observation, PanelEvent
 from tablehub.referee.base import (
     AskTable,
@@ -39,31 +42,6 @@ NAMES = ("Paula", "Marie", "Stefan", "Alex", "Jana", "Omar")
 OUTPUT = Path("demo-output")
 
 
-class WavVoice:
-    """Speech to numbered WAV files with espeak-ng (the text is kept in any case)."""
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
-        self.spoken: list[str] = []
-        self.files: list[Path] = []
-        self.engine = shutil.which("espeak-ng")
-        if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-
-    def say(self, text: str) -> None:
-        self.spoken.append(text)
-        if self.folder is None or self.engine is None:
-            return
-        path = self.folder / f"{len(self.spoken):04d}.wav"
-        try:
-            subprocess.run(
-                [self.engine, "-w", str(path), text], check=True, timeout=10, capture_output=True
-            )
-        except (OSError, subprocess.SubprocessError):
-            return  # a failed clip is skipped; the game goes on
-        self.files.append(path)
-
-
 @dataclass
 class DemoResult:
     agreed: bool
@@ -76,8 +54,11 @@ class DemoResult:
     seconds: float
 
 
-def play_demo_game(
-    players: int, seed: int, voice: WavVoice, transcript: Callable[[str], None]
+async def play_demo_game(
+    players: int,
+    seed: int,
+    speak: Callable[[str], Awaitable[object]],
+    transcript: Callable[[str], None],
 ) -> DemoResult:
     """One whole game; the referee sees only what the camera and the panel report."""
     started = time.perf_counter()
@@ -87,14 +68,15 @@ def play_demo_game(
     sim = ChaosTableSim(players, layout, seed)
     camera = DirectCamera()
     seq = 0
-    counts = {"observations": 0, "questions": 0, "rejections": 0}
+    counts = {"observations": 0, "questions": 0, "rejections": 0, "spoken": 0}
     queue: list[Observation] = []
 
-    def perform(outputs: list[Output]) -> None:
+    async def perform(outputs: list[Output]) -> None:
         for out in outputs:
             if isinstance(out, Say):
-                voice.say(out.text)
                 transcript(f"[voice] {out.text}")
+                counts["spoken"] += 1
+                await speak(out.text)
             elif isinstance(out, Show):
                 if "\n" in out.text:
                     transcript("[screen]\n" + out.text)
@@ -110,29 +92,29 @@ def play_demo_game(
             elif isinstance(out, SeatLights) and out.seats:
                 pass
 
-    def accept(records: list[dict[str, object]]) -> None:
+    async def accept(records: list[dict[str, object]]) -> None:
         nonlocal seq
         for record in records:
             seq += 1
-            perform(referee.apply(seq, record))
+            await perform(referee.apply(seq, record))
 
-    def feed(observation: Observation) -> None:
+    async def feed(observation: Observation) -> None:
         counts["observations"] += 1
-        accept(referee.observe(observation))
+        await accept(referee.observe(observation))
 
     transcript(f"Chaos in Gotham City: {players} players ({', '.join(names)}), seed {seed}")
-    accept(referee.opening())
+    await accept(referee.opening())
     while queue:
-        feed(queue.pop(0))
+        await feed(queue.pop(0))
     while not sim.done():
         for stage in sim.advance():
             if isinstance(stage, PanelEvent):
-                feed(stage)
+                await feed(stage)
             else:
                 for event in camera.observe(stage):
-                    feed(event)
+                    await feed(event)
             while queue:
-                feed(queue.pop(0))
+                await feed(queue.pop(0))
     truth = sim.truth
     engine = referee.engine
     agreed = (
@@ -142,7 +124,7 @@ def play_demo_game(
         agreed=agreed,
         totals=list(engine.totals),
         winners=list(engine.winners or []),
-        spoken=len(voice.spoken),
+        spoken=counts["spoken"],
         observations=counts["observations"],
         questions=counts["questions"],
         rejections=counts["rejections"],
@@ -155,22 +137,46 @@ def run_demo(options: DemoOptions) -> int:
     if not 2 <= players <= 6:
         print("tablehub demo chaos-in-gotham: --players must be 2 to 6")
         return 2
-    wav_dir = options.wav_dir or OUTPUT / "chaos-voice"
+    try:
+        config = load_config(options.config_path)
+    except ConfigError as err:
+        print(f"tablehub demo: configuration {err.source}: " + "; ".join(err.problems))
+        return 2
+    wav_dir = (options.wav_dir or OUTPUT / "chaos-voice").resolve()
     shutil.rmtree(wav_dir, ignore_errors=True)
-    voice = WavVoice(wav_dir)
     lines: list[str] = []
 
     def transcript(line: str) -> None:
         lines.append(line)
         print(line, flush=True)
 
-    result = play_demo_game(players, options.seed, voice, transcript)
-    transcript("")
-    transcript(
-        f"{result.observations} camera/panel events, {result.questions} questions to the table, "
-        f"{result.rejections} readings refused, {result.spoken} sentences spoken "
-        f"({len(voice.files)} WAV files in {wav_dir}), {result.seconds:.1f} s"
-    )
+    async def main() -> DemoResult:
+        voice = make_voice(
+            config.voice.engine,
+            config.voice.rate,
+            config.voice.volume,
+            config.voice.voice,
+            config.voice.timeout,
+            wav_dir,
+            config.data_dir / "cache",
+            force_wav=options.fast or options.wav_dir is not None,
+        )
+        transcript(f"[hub] voice: {voice.description}")
+        try:
+            result = await play_demo_game(players, options.seed, voice.say, transcript)
+            await voice.drain()
+        finally:
+            await voice.close()
+        files = len(voice.sink.written) if isinstance(voice.sink, WavFolderSink) else 0
+        transcript("")
+        transcript(
+            f"{result.observations} camera/panel events, {result.questions} questions to the "
+            f"table, {result.rejections} readings refused, {result.spoken} sentences spoken "
+            f"({files} WAV files), {result.seconds:.1f} s"
+        )
+        return result
+
+    result = asyncio.run(main())
     verdict = "agree with" if result.agreed else "DIFFER from"
     transcript(f"The referee's scores {verdict} the simulated table's: {result.totals}")
     if options.transcript is not None:

@@ -3,28 +3,36 @@ the same score as the simulated table it watches."""
 
 from __future__ import annotations
 
+import asyncio
 import wave
 from pathlib import Path
 
 import pytest
 
 from tablehub.cli import main
-from tablehub.service.chaos_demo import WavVoice, play_demo_game
+from tablehub.service.chaos_demo import play_demo_game
 from tablehub.service.chaos_sim import DirectCamera, Placed
+
+
+async def _silent(text: str) -> None:
+    return None
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_referee_agrees_with_the_table_over_whole_games(players: int) -> None:
     questions = 0
     for seed in range(8):
-        result = play_demo_game(players, seed, WavVoice(None), lambda line: None)
+        result = asyncio.run(play_demo_game(players, seed, _silent, lambda line: None))
         assert result.agreed, f"seed {seed}: referee {result.totals} differs from the table"
         assert result.rejections == 0
         questions += result.questions
     assert questions > 8  # cards laid in the middle made the hub ask (besides "who starts")
 
 
-def test_demo_command_writes_voice_and_transcript(tmp_path: Path) -> None:
+def test_demo_command_writes_voice_and_transcript(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLEHUB_DATA_DIR", str(tmp_path / "data"))
     wav_dir = tmp_path / "voice"
     transcript = tmp_path / "transcript.txt"
     args = ["demo", "chaos-in-gotham", "--players", "2", "--seed", "5", "--fast"]
