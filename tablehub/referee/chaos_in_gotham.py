@@ -27,6 +27,7 @@ Revokes are announced with the evidence the moment the proof exists.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from tablehub.games.base import CHANCE, Event, IllegalMove, Move
@@ -144,8 +145,13 @@ class ChaosReferee(Referee):
     def _moves(self, observation: Observation, moves: list[Move], key: str) -> list[Record]:
         reason = self._trial(moves)
         if reason is not None:
-            return self.reject(observation, reason, f"That does not fit: {reason}.", key)
+            public = f"That does not fit: {self._named(reason)}."
+            return self.reject(observation, reason, public, key)
         return [{"kind": "moves", "moves": moves}]
+
+    def _named(self, reason: str) -> str:
+        """An engine reason with seat numbers replaced by the players' names."""
+        return re.sub(r"seat (\d+)", lambda m: self.name(int(m.group(1))), reason)
 
     def _panel(self, event: PanelEvent) -> list[Record]:
         if self.phase == "choose_first" and event.request == "first":
@@ -191,7 +197,8 @@ class ChaosReferee(Referee):
 
     def _card(self, event: CardEvent) -> list[Record]:
         zones = self.layout.zones
-        if event.change == "appeared":
+        # A card slid in from elsewhere ("moved") arrives like one laid down ("appeared").
+        if event.change in ("appeared", "moved"):
             if event.zone == zones["trick"]:
                 return self._trick_card(event)
             if event.zone == zones["location"]:
@@ -238,6 +245,11 @@ class ChaosReferee(Referee):
             public = "No trick card is due yet. Please take it back for now."
             return self.reject(event, why, public, key="trick", zone=event.zone)
         seat: int = head["seat"]
+        riddler = self.engine.villains[seat] == self.engine.data.villain_with("face-down-odd")
+        if not event.face_up and not riddler:
+            why = f"a face-down card from {self.name(seat)}, who is not The Riddler"
+            public = "Please turn that card face up: only The Riddler plays face down."
+            return self.reject(event, why, public, key="trick", zone=event.zone)
         if not event.face_up:
             move: Move = {"kind": "play", "player": seat, "card": None, "face_down": True}
             card_words = "the face-down card"
@@ -257,7 +269,7 @@ class ChaosReferee(Referee):
             card_words = f"the {words.card_words(self.engine.data, card)}"
         reason = self._trial([move])
         if reason is not None:
-            public = f"{self.name(seat)}'s card does not fit: {reason}."
+            public = f"{self.name(seat)}'s card does not fit: {self._named(reason)}."
             return self.reject(event, reason, public, key="trick", zone=event.zone)
         towards = self.layout.seat_towards(event.centre_mm)
         if towards == seat:

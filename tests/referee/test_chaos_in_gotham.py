@@ -224,3 +224,18 @@ def test_a_journal_replay_rebuilds_the_same_referee() -> None:
 def test_bad_setup_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown"):
         ChaosReferee(Setup("chaos-in-gotham", NAMES, {"speed": 3}))
+
+
+def test_a_face_down_card_from_anyone_but_the_riddler_is_refused_by_name() -> None:
+    table = start()
+    table.feed(card("chaos:red-1", "discard-1"))
+    table.feed(card("chaos:loc-clock-tower", "reveal"))
+    play(table, 0, None, face_up=False)
+    outputs = play(table, 0, None, face_up=False)
+    (ask,) = [o for o in outputs if isinstance(o, AskTable)]
+    assert "only The Riddler plays face down" in ask.question
+    # A card slid in from the table counts like one laid down; engine reasons use names.
+    moved = CardEvent("moved", "chaos:red-1", "trick", True, 0.9, LAYOUT.play_spot(0), "table")
+    table.feed(moved)
+    (ask,) = [o for o in table.feed(moved) if isinstance(o, AskTable)]
+    assert "Paula's card does not fit" in ask.question and "seat" not in ask.question
