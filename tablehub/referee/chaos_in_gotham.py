@@ -16,8 +16,9 @@ What the camera reports, and what it means (zone names from ``TableLayout.zones`
   position must point at that seat too; when it does not, the table is asked on the panel
   whose card it is.  Face down, it is The Riddler's hidden card; its "flipped" event once
   everyone has played is the reveal;
-* Two-Face announces his 1<->10 swap on the panel ("declared", value "swap") on his turn,
-  before he lays the card, as the rulebook says ("announce it!").
+* Two-Face announces his 1<->10 swap on the panel on his turn, before he lays the card, as
+  the rulebook says ("announce it!"): a press of the knob while no question is open (a
+  ``declared`` event; from the web page it may carry seat and value "swap").
 
 Deals are not watched: once the villains are known, the hand deal is entered as unseen
 cards.  Any reading the engine cannot accept (a card already seen, an even card hidden by
@@ -172,11 +173,17 @@ class ChaosReferee(Referee):
 
     def _declared(self, event: PanelEvent) -> list[Record]:
         head = self._head()
+        if head is None:
+            return []
         seat = event.seat
-        value = event.value if isinstance(event.value, str) else ""
-        if head is None or seat is None:
+        if seat is None and head["step"] in ("play", "catwoman", "penguin"):
+            seat = head["seat"]  # the panel's knob pressed with no question open
+        if seat is None:
             return []
         ability = self.engine.villain_card(seat).ability if self.engine.villains[seat] else None
+        value = event.value if isinstance(event.value, str) else ""
+        if not value and ability == "swap-one-ten":
+            value = "swap"  # Two-Face presses the knob on his turn to announce the swap
         turn = head["step"] == "play" and head["seat"] == seat
         if value == "swap":
             if ability != "swap-one-ten" or not turn:

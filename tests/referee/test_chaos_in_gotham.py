@@ -239,3 +239,14 @@ def test_a_face_down_card_from_anyone_but_the_riddler_is_refused_by_name() -> No
     table.feed(moved)
     (ask,) = [o for o in table.feed(moved) if isinstance(o, AskTable)]
     assert "Paula's card does not fit" in ask.question and "seat" not in ask.question
+
+
+def test_two_face_presses_the_knob_to_announce() -> None:
+    table = start(("two-face", "harley-quinn", "poison-ivy"))
+    table.feed(card("chaos:red-1", "discard-1"))
+    table.feed(card("chaos:loc-clock-tower", "reveal"))
+    assert "swaps 1 and 10" in said(table.feed(PanelEvent("declared")))  # his turn
+    play(table, 0, "chaos:green-10")
+    play(table, 1, "chaos:green-2")
+    text = said(play(table, 2, "chaos:green-3"))
+    assert "Stefan wins the trick with the green 3" in text  # his 10 counted 1

@@ -3,26 +3,22 @@ the same score as the simulated table it watches."""
 
 from __future__ import annotations
 
-import asyncio
+import sqlite3
 import wave
 from pathlib import Path
 
 import pytest
 
 from tablehub.cli import main
-from tablehub.service.chaos_demo import play_demo_game
+from tablehub.service.chaos_demo import play_offline
 from tablehub.service.chaos_sim import DirectCamera, Placed
-
-
-async def _silent(text: str) -> None:
-    return None
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_referee_agrees_with_the_table_over_whole_games(players: int) -> None:
     questions = 0
     for seed in range(8):
-        result = asyncio.run(play_demo_game(players, seed, _silent, lambda line: None))
+        result = play_offline(players, seed, lambda line: None)
         assert result.agreed, f"seed {seed}: referee {result.totals} differs from the table"
         assert result.rejections == 0
         questions += result.questions
@@ -33,6 +29,7 @@ def test_demo_command_writes_voice_and_transcript(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TABLEHUB_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
     wav_dir = tmp_path / "voice"
     transcript = tmp_path / "transcript.txt"
     args = ["demo", "chaos-in-gotham", "--players", "2", "--seed", "5", "--fast"]
@@ -44,6 +41,11 @@ def test_demo_command_writes_voice_and_transcript(
     assert len(wavs) > 20
     with wave.open(str(wavs[0])) as clip:
         assert clip.getnframes() > 1000
+    db = sqlite3.connect(tmp_path / "demo-output" / "chaos-journal.sqlite3")
+    kinds = {k for (k,) in db.execute("SELECT json_extract(record, '$.kind') FROM records")}
+    finished = db.execute("SELECT finished_at FROM sessions").fetchone()[0]
+    db.close()
+    assert {"begin", "first", "moves", "villain-seen"} <= kinds and finished is not None
 
 
 def test_demo_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
