@@ -129,8 +129,8 @@ class ChaosTableSim:
             self._snap()
         elif kind == "location":
             x, y = self.location_spot()
-            if len(self.truth.loc_options) == 2:
-                x += 95.0  # The Penguin's second card lies beside the first
+            if self.truth.loc_options:  # The Penguin's two cards lie side by side
+                x += 40.0 if len(self.truth.loc_options) == 2 else -40.0
             card = move["card"]
             self._put(f"loc-{card}", f"chaos:loc-{card}", zones["location"], (x, y), True)
             self._snap()
@@ -173,13 +173,13 @@ class ChaosTableSim:
         self._snap()
 
     def discard_spot(self) -> tuple[float, float]:
-        return (self.layout.trick_centre[0] + 260, self.layout.trick_centre[1] - 120)
+        return self.layout.spots["discard"]
 
     def trump_spot(self) -> tuple[float, float]:
-        return (self.layout.trick_centre[0] - 260, self.layout.trick_centre[1] - 120)
+        return self.layout.spots["trump"]
 
     def location_spot(self) -> tuple[float, float]:
-        return (self.layout.trick_centre[0] - 260, self.layout.trick_centre[1] + 110)
+        return self.layout.spots["location"]
 
 
 class DirectCamera:

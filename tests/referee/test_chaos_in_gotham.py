@@ -48,7 +48,7 @@ def start(villains: tuple[str, ...] = ("poison-ivy", "harley-quinn", "clayface")
     assert "Round 1 of 3" in said(outputs) and "Paula starts" in said(outputs)
     # Villain cards are seen in any order; the engine takes them seat by seat.
     for seat in (2, 0, 1):
-        table.feed(card(f"chaos:villain-{villains[seat]}", f"seat-{seat}"))
+        table.feed(card(f"chaos:villain-{villains[seat]}", f"seat-{seat + 1}"))
     assert referee.engine.villains == list(villains)
     assert referee.engine.hand_count(0) == 9  # the deal is entered unseen
     return table
@@ -193,7 +193,7 @@ def test_catwoman_exchange_is_counted_from_the_discard_pile() -> None:
     table = start(("catwoman", "harley-quinn", "poison-ivy"))
     assert table.referee.engine.steps[0]["step"] == "catwoman"
     for _ in range(2):
-        table.feed(card(None, "discard-2", face_up=False))
+        table.feed(card(None, "discard-3", face_up=False))
     text = said(table.feed(card("chaos:red-1", "discard-1")))
     assert "Catwoman exchanges 2 cards." in text and "Red is trump." in text
     assert table.referee.engine.public_view()["discard_count"] == 2
