@@ -10,6 +10,8 @@ Sounds are deterministic (seeded) so a schedule renders to the same audio every 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from tablehub.devices.audio import RATE, Samples, fit, loop_to
@@ -71,8 +73,9 @@ def tone(freqs: tuple[float, ...], seconds: float, decay: float) -> Samples:
     return result
 
 
+@functools.lru_cache(maxsize=16)
 def sound(name: str, seconds: float) -> Samples:
-    """Sound ``name`` exactly ``seconds`` long (looped or cut)."""
+    """Sound ``name`` exactly ``seconds`` long (looped or cut).  Cached: treat as read-only."""
     if name == "shuffle":
         return shuffle(seconds)
     if name == "tick":

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from tablehub.config import Config, ensure_data_dir
 from tablehub.devices.camera import CameraError, SimulatedCamera, make_camera
 from tablehub.devices.panel import Panel, PanelError, PanelHands, mock_pin_factory
 from tablehub.devices.voice import make_voice
+from tablehub.observations import Observation
 from tablehub.referee import load_referee
 from tablehub.referee.base import Setup
 from tablehub.service.app import Devices, FrameReader, Hub, open_session
@@ -30,6 +32,16 @@ from tablehub.service.journal import Journal
 log = logging.getLogger(__name__)
 
 DEFAULT_GAME = "high-card"  # until a product game's referee is registered
+
+Post = Callable[[Observation], None]
+Feed = Callable[[Post], Coroutine[Any, Any, None]]
+FeedMaker = Callable[[Config, bool, Callable[[str], None]], "Feed | None"]
+
+# Extra observation sources, "name": "module:function".  The function gets (config,
+# simulated, transcript) and returns a Feed — a coroutine function that puts observations
+# on the hub's queue with ``post`` until cancelled — or None when not configured.  The dice
+# tower registers here: "dice": "tablehub.devices.dice_tower:make_feed".
+FEEDS: dict[str, str] = {}
 
 
 @dataclass
@@ -99,6 +111,7 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         say(f"[hub] {referee.setup.game}: session {session_id}, seats {seats}")
         say(f"[hub] voice: {voice.description}")
         devices = Devices(voice=voice, fps=config.camera.fps)
+        devices.feeds += _feeds(config, opts.simulated, say)
         hub = Hub(journal, referee, session_id, devices, say)
         hands = _attach_panel(config, opts, hub, len(referee.setup.seats))
         _attach_camera(config, opts, hub, game, hands)
@@ -122,6 +135,21 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         return Outcome(session_id, resumed, hub.finished, state, voice.description)
     finally:
         journal.close()
+
+
+def _feeds(config: Config, simulated: bool, say: Callable[[str], None]) -> list[Feed]:
+    feeds: list[Feed] = []
+    for name, target in FEEDS.items():
+        module_name, _, function = target.partition(":")
+        try:
+            maker: FeedMaker = getattr(importlib.import_module(module_name), function)
+            feed = maker(config, simulated, say)
+        except Exception as err:  # a broken source must not stop the hub
+            say(f"[hub] {name} not available: {err} (see 'tablehub doctor')")
+            continue
+        if feed is not None:
+            feeds.append(feed)
+    return feeds
 
 
 def _attach_panel(config: Config, opts: RunOptions, hub: Hub, seats: int) -> PanelHands | None:
