@@ -66,7 +66,7 @@ class TableLayout:
 
         return min(range(len(self.seats)), key=gap)
 
-    def play_spot(self, seat: int, distance_mm: float = 70.0) -> tuple[float, float]:
+    def play_spot(self, seat: int, distance_mm: float = 90.0) -> tuple[float, float]:
         """Where a player at ``seat`` lays a card in the trick area."""
         angle = self.seat_angle(seat)
         return (

@@ -39,7 +39,8 @@ from tablehub.referee.base import (
 from tablehub.referee.chaos_in_gotham import ChaosReferee
 from tablehub.referee.chaos_table import default_layout
 from tablehub.service.app import Devices, Hub, open_session
-from tablehub.service.chaos_sim import ChaosTableSim, DirectCamera
+from tablehub.service.chaos_render import TableRenderer
+from tablehub.service.chaos_sim import ChaosTableSim, DirectCamera, Placed
 from tablehub.service.journal import Journal
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class DemoResult:
     rejections: int
     records: int
     seconds: float
+    frames: int = 0
 
 
 def _setup(players: int, seed: int) -> tuple[Setup, ChaosTableSim]:
@@ -124,8 +126,18 @@ def play_offline(players: int, seed: int, transcript: Callable[[str], None]) -> 
 class TablePlayers:
     """The simulated people, feeding the hub: they act only when the hub has caught up."""
 
-    def __init__(self, hub: Hub, sim: ChaosTableSim, hands: PanelHands, pace: float) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        sim: ChaosTableSim,
+        hands: PanelHands,
+        pace: float,
+        frames: Path | None = None,
+    ) -> None:
         self.hub = hub
+        self.frames = frames
+        self.renderer = TableRenderer(seed=sim.truth.players) if frames is not None else None
+        self.saved: list[Path] = []
         self.sim = sim
         self.hands = hands
         self.pace = pace
@@ -183,7 +195,22 @@ class TablePlayers:
                 else:
                     for observation in self.camera.observe(stage):
                         self._post(observation)
+                before = self._tricks()
                 await self._caught_up()
+                if not isinstance(stage, PanelEvent) and self._tricks() != before:
+                    self._keep_frame(stage)
+
+    def _tricks(self) -> tuple[int, int]:
+        engine = self.hub.referee.engine if isinstance(self.hub.referee, ChaosReferee) else None
+        return (0, 0) if engine is None else (engine.round, len(engine.history))
+
+    def _keep_frame(self, stage: dict[str, Placed]) -> None:
+        """A camera frame of the complete trick, as the hub decided it."""
+        if self.renderer is None or self.frames is None:
+            return
+        path = self.frames / f"frame-{len(self.saved) + 1:03d}.png"
+        self.saved.append(self.renderer.save(stage, path))
+        self.hub.transcript(f"[camera] frame of the trick: {path}")
 
 
 async def play_at_hub(
@@ -195,8 +222,10 @@ async def play_at_hub(
     force_wav: bool,
     pace: float,
     transcript: Callable[[str], None],
+    frames: Path | None = None,
 ) -> DemoResult:
-    """A whole game through the real hub: journal, mock-pin panel, voice."""
+    """A whole game through the real hub: journal, mock-pin panel, voice (and a camera
+    frame of every trick in ``frames``)."""
     started = time.perf_counter()
     setup, sim = _setup(players, seed)
     journal = Journal(journal_path)
@@ -217,11 +246,16 @@ async def play_at_hub(
         hub = Hub(journal, referee, session_id, Devices(voice=voice, panel=panel), transcript)
         panel.on_event = hub.post
         transcript(f"[hub] voice: {voice.description}; panel: gpiozero mock pins")
-        table = TablePlayers(hub, sim, PanelHands(panel), pace)
+        table = TablePlayers(hub, sim, PanelHands(panel), pace, frames)
         runner = asyncio.ensure_future(hub.run(resumed=False))
-        await table.play()
-        await asyncio.wait_for(runner, timeout=60)
-        await hub.close()
+        try:
+            await table.play()
+            await asyncio.wait_for(runner, timeout=60)
+        finally:
+            hub.stop()
+            await hub.close()
+            if not runner.done():
+                runner.cancel()
         records = journal.count(session_id)
         return DemoResult(
             agreed=_agreed(referee, sim),
@@ -233,6 +267,7 @@ async def play_at_hub(
             rejections=table.rejections,
             records=records,
             seconds=time.perf_counter() - started,
+            frames=len(table.saved),
         )
     finally:
         await voice.close()
@@ -252,7 +287,9 @@ def run_demo(options: DemoOptions) -> int:
         return 2
     out = OUTPUT.resolve()
     wav_dir = (options.wav_dir or out / "chaos-voice").resolve()
-    shutil.rmtree(wav_dir, ignore_errors=True)
+    frames = out / "chaos-frames"
+    for folder in (wav_dir, frames):
+        shutil.rmtree(folder, ignore_errors=True)
     journal = out / "chaos-journal.sqlite3"
     out.mkdir(parents=True, exist_ok=True)
     for suffix in ("", "-wal", "-shm"):
@@ -277,6 +314,7 @@ def run_demo(options: DemoOptions) -> int:
             force_wav=options.fast or options.wav_dir is not None,
             pace=0.0 if options.fast else 0.3,
             transcript=transcript,
+            frames=frames,
         )
     )
     wavs = len(list(wav_dir.glob("*.wav"))) if wav_dir.exists() else 0
@@ -285,7 +323,7 @@ def run_demo(options: DemoOptions) -> int:
         f"{result.observations} camera/panel events, {result.records} journaled records "
         f"({journal}), {result.questions} panel questions, {result.rejections} readings "
         f"refused, {result.spoken} sentences spoken ({wavs} WAV files in {wav_dir}), "
-        f"{result.seconds:.1f} s"
+        f"{result.frames} camera frames of tricks in {frames}, {result.seconds:.1f} s"
     )
     verdict = "agree with" if result.agreed else "DIFFER from"
     transcript(f"The referee's scores {verdict} the simulated table's: {result.totals}")

@@ -250,3 +250,9 @@ def test_two_face_presses_the_knob_to_announce() -> None:
     play(table, 1, "chaos:green-2")
     text = said(play(table, 2, "chaos:green-3"))
     assert "Stefan wins the trick with the green 3" in text  # his 10 counted 1
+
+
+def test_the_stand_in_decks_placeholder_15th_location_is_tricorner_yards() -> None:
+    table = start()
+    table.feed(card("chaos:red-1", "discard-1"))
+    assert "Tricorner Yards" in said(table.feed(card("chaos:loc-15", "reveal")))

@@ -46,6 +46,8 @@ def test_demo_command_writes_voice_and_transcript(
     finished = db.execute("SELECT finished_at FROM sessions").fetchone()[0]
     db.close()
     assert {"begin", "first", "moves", "villain-seen"} <= kinds and finished is not None
+    frames = sorted((tmp_path / "demo-output" / "chaos-frames").glob("*.png"))
+    assert len(frames) == 20  # 2 players: 2 rounds of 10 tricks, a frame of each
 
 
 def test_demo_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
