@@ -311,7 +311,14 @@ def apply_ability(state: AgiState, move: Move) -> None:
     state.spent[seat].append(key)
     details = {k: move[k] for k in ("target", "rank", "suit") if k in move}
     state.emit(
-        "ability", PUBLIC, player=seat, character=key, card=card, pile=pile, effect=character.effect
+        "ability",
+        PUBLIC,
+        player=seat,
+        character=key,
+        card=card,
+        pile=pile,
+        effect=character.effect,
+        **details,
     )
     state.stage = "act"
     state.then = "turn"
