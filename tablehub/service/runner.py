@@ -41,7 +41,9 @@ FeedMaker = Callable[[Config, bool, Callable[[str], None]], "Feed | None"]
 # simulated, transcript) and returns a Feed — a coroutine function that puts observations
 # on the hub's queue with ``post`` until cancelled — or None when not configured.  The dice
 # tower registers here: "dice": "tablehub.devices.dice_tower:make_feed".
-FEEDS: dict[str, str] = {}
+FEEDS: dict[str, str] = {
+    "dice": "tablehub.devices.dice_tower:make_feed",
+}
 
 
 @dataclass

@@ -98,21 +98,6 @@ def test_broken_data_is_refused_with_the_key() -> None:
         rules_from_toml(good.replace('crafty = "Everyone draw', 'craftyx = "Everyone draw'))
 
 
-def test_every_card_of_the_vision_deck_translates_to_an_engine_card() -> None:
-    from tablehub.vision.decks import DECKS
-
-    characters = set(default_rules().characters)
-    for spec in DECKS["agi"].cards:
-        engine = cards.from_vision_id(spec.id)
-        assert cards.to_vision_id(engine) == spec.id
-        if spec.category in ("poker", "joker"):
-            assert engine in cards.DECK, spec.id
-        elif spec.category == "role":
-            assert cards.role_from_card_id(engine) in ROLE_KEYS, spec.id
-        else:
-            assert cards.character_from_card_id(engine) in characters, spec.id
-
-
 def test_card_data_corrections_as_an_engine_option() -> None:
     from tablehub.games.almost_got_im.state import AgiState
 
