@@ -16,8 +16,8 @@ whose turn it is; what it means follows from the turn's stage:
   unless the engine did not know it (after Ra's al Ghul): then it is the pile's top.
 
 Zones (the card-vision layout): ``discard-1..3`` (the engine's piles 0..2), ``reveal``,
-``seat-N`` (the physical seat N's area, 0-based).  Card ids from the camera pass through the
-engine's ``from_vision_id``.  Pure: no I/O.
+``seat-N`` (the area of physical seat N - 1: the vision zones count from 1).  Card ids
+from the camera pass through the engine's ``from_vision_id``.  Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -49,9 +49,10 @@ def pile_of(zone: str) -> int | None:
 
 
 def seat_of(zone: str) -> int | None:
-    """``"seat-3"`` -> 3 (the physical seat)."""
+    """``"seat-3"`` -> 2: the physical seat (0-based) whose area it is (the vision zones
+    number the seats from 1, clockwise from the hub's left)."""
     head, _, number = zone.partition("-")
-    return int(number) if head == "seat" and number.isdigit() else None
+    return int(number) - 1 if head == "seat" and number.isdigit() and number != "0" else None
 
 
 def engine_card(event: CardEvent) -> str | None:

@@ -17,6 +17,7 @@ minutes.  The output folder keeps the journal, the WAV files and some camera fra
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
 import sqlite3
@@ -31,7 +32,13 @@ from tablehub.devices.camera import Frame, SimulatedCamera
 from tablehub.observations import CardEvent
 from tablehub.referee.base import Output, PlaySchedule, StartTimer
 from tablehub.service.almost_got_im_players import SimPlayers
-from tablehub.service.almost_got_im_table import SimTable, TableCamera, TruthReader
+from tablehub.service.almost_got_im_table import (
+    Identify,
+    Layout,
+    SimTable,
+    TableCamera,
+    VisionReader,
+)
 from tablehub.service.clock import run_virtual
 from tablehub.service.runner import RunOptions, serve
 
@@ -43,6 +50,11 @@ if TYPE_CHECKING:
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus")
 OUTPUT = Path("demo-output")
 MAX_FRAMES = 40  # camera frames kept (the first reads of the game)
+IDENTIFY_ENV = "TABLEHUB_DEMO_IDENTIFY"  # "vision": the card identifier reads every frame
+READERS = {
+    "truth": "the vision tracker and zones, sightings from the renderer's ground truth",
+    "vision": "the vision pipeline: card finder, identifier (stand-in deck), tracker, zones",
+}
 VOICE_TIMEOUT = 3600.0  # virtual seconds: synthesis runs in real time while the clock jumps
 REFEREE_OPTIONS = {
     "max_rounds": 15,
@@ -80,7 +92,8 @@ def run_demo(options: DemoOptions) -> int:
     journal = out / "journal.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{journal}{suffix}").unlink(missing_ok=True)
-    size = (400, 400) if options.fast else (640, 640)
+    identify: Identify = "vision" if os.environ.get(IDENTIFY_ENV) == "vision" else "truth"
+    layout = Layout.of(config.table.width_mm, config.table.depth_mm, players)
     config = replace(
         config,
         seats=SeatsConfig(NAMES[:players]),
@@ -100,7 +113,7 @@ def run_demo(options: DemoOptions) -> int:
         print(now + line, flush=True)
 
     frames_dir = None if options.fast else out / "frames"
-    simulation = _simulation(players, options.seed, size, frames_dir, transcript)
+    simulation = _simulation(players, options.seed, layout, identify, frames_dir, transcript)
     opts = RunOptions(
         game="almost-got-im",
         simulated=True,
@@ -112,9 +125,8 @@ def run_demo(options: DemoOptions) -> int:
         transcript=transcript,
         simulation=simulation,
     )
-    for line in HEADER.format(
-        players=players, size=f"{size[0]}x{size[1]}", reader=_reader_name()
-    ).splitlines():
+    size = f"{round(layout.width)}x{round(layout.depth)}"
+    for line in HEADER.format(players=players, size=size, reader=READERS[identify]).splitlines():
         transcript(line)
     started = time.perf_counter()
     outcome = run_virtual(serve(config, opts))
@@ -138,10 +150,6 @@ def run_demo(options: DemoOptions) -> int:
     return 0 if outcome.finished else 1
 
 
-def _reader_name() -> str:
-    return "the ground-truth stand-in (card vision's tracker is not on main yet)"
-
-
 def _game_time(lines: list[str]) -> str:
     stamps = [
         float(line.split()[0]) for line in lines if line[:8].strip().replace(".", "").isdigit()
@@ -153,7 +161,8 @@ def _game_time(lines: list[str]) -> str:
 def _simulation(
     players: int,
     seed: int,
-    size: tuple[int, int],
+    layout: Layout,
+    identify: Identify,
     frames_dir: Path | None,
     transcript: Callable[[str], None],
 ) -> Callable[[Hub, PanelHands | None], None]:
@@ -163,13 +172,15 @@ def _simulation(
         if hands is None:
             raise RuntimeError("the simulated players need the panel on mock pins")
         table = SimTable(players, random.Random(f"{seed}:table"))
-        source = TableCamera(table, size, seed)
-        camera = SimulatedCamera(size[0], size[1], source, in_loop=True)
+        source = TableCamera(table, layout, seed)
+        width, height = source.size
+        camera = SimulatedCamera(width, height, source, in_loop=True)
         saved = [0]
 
         def on_read(events: list[CardEvent], frame: Frame) -> None:
             for event in events:
-                what = f"{event.change} {event.card_id} at {event.zone}"
+                face = event.card_id or "a card face down"
+                what = f"{event.change} {face} at {event.zone}"
                 transcript(f"[camera] frame {camera.frames_read}: {what}")
             if frames_dir is not None and saved[0] < MAX_FRAMES:
                 import cv2
@@ -178,12 +189,12 @@ def _simulation(
                 cv2.imwrite(str(frames_dir / f"frame-{camera.frames_read:05d}.png"), frame)
                 saved[0] += 1
 
-        reader = TruthReader(source, players, on_read=on_read)
+        reader = VisionReader(source, identify, on_read=on_read)
         hub.devices.camera, hub.devices.reader = camera, reader
         people = SimPlayers(table, hands, NAMES[:players], seed, transcript)
         people.attach(hub)
         hub.output_watchers.append(lambda out: _narrate(out, transcript))
-        transcript(f"[hub] camera: simulated, {size[0]}x{size[1]}; reader: {_reader_name()}")
+        transcript(f"[hub] camera: simulated, {width}x{height}; cards by {READERS[identify]}")
 
     return install
 

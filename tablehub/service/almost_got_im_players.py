@@ -84,7 +84,8 @@ class SimPlayers:
         self.table = table
         self.panel = hands
         self.names = names
-        self.rng = random.Random(f"{seed}:players")
+        self.seed = seed
+        self._rng: tuple[str, random.Random] | None = None
         self.say = say
         self.pace = pace
         self.hub: Hub | None = None
@@ -96,6 +97,24 @@ class SimPlayers:
         self._votes: list[int] | None = None
         self.thumbs: dict[int, dict[int, bool]] = {}  # Telepathic answers, by asker
         self._aim: dict[int, int] = {}  # Blackout targets, by player
+
+    @property
+    def rng(self) -> random.Random:
+        """Random choices keyed by the situation (phase, round, turn, slot, what lies on the
+        table), not by how many choices came before: the virtual clock jumps while speech is
+        synthesised in real time, so two runs may interleave events a little differently,
+        and the same seed must still play the same game."""
+        r = self.referee
+        e = r.engine
+        parts: list[object] = [self.seed, r.phase, r.night.tag if r.night else ""]
+        parts.append(r.slot["i"] if r.slot else "")
+        if e is not None:
+            parts += [e.phase, e.round, e.turn_no, e.stage, e.accused, len(e.ballots)]
+        parts.append(self.table.version)
+        key = ":".join(map(str, parts))
+        if self._rng is None or self._rng[0] != key:
+            self._rng = (key, random.Random(key))
+        return self._rng[1]
 
     # --- wiring -----------------------------------------------------------------------
     def attach(self, hub: Hub) -> None:

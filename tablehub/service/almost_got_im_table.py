@@ -6,70 +6,99 @@ under the Characters, and the unused pile).  It knows nothing of the rules: the
 simulated players (``almost_got_im_players``) move the cards.
 
 ``TableCamera`` renders the visible part with the card-vision scene renderer
-(``tablehub.vision.scene``; the stand-in card art) into frames for the simulated camera,
-re-rendering only when something moved.  ``TruthReader`` turns frames into CardEvents
-from the renderer's ground truth — the stand-in for the card-vision pipeline until its
-finder/identifier/tracker lands: it reports a face-up card once it shows, and its removal
-once it is gone (a card merely covered by another on a pile is still there, as a tracker
-following the pile would know).  Swap in the real pipeline through the service's
-``FrameReader`` (``tablehub.vision.reader.make_frame_reader``) when it exists.
+(``tablehub.vision.scene``, the stand-in card art) into frames for the simulated camera,
+re-rendering only when something moved.  ``VisionReader`` turns frames into CardEvents
+the way the service's card reader does: each frame's cards become sightings, and the
+card-vision ``CardTracker`` over the table's zones (``tablehub.vision.zones``) settles them
+into events.  The sightings come from the card identifier (``identify="vision"``: the
+finder and identifier on the rendered frame, ~1 s a frame here) or, by default, from the
+renderer's ground truth (what a correct identifier reports), which keeps a whole game
+well under two minutes.  A card covered by a newer card on the same pile counts as
+occluded, not gone, so a discard is never mistaken for a take.
 
-Geometry (table millimetres, x right, y away from the hub): deck in the middle, the three
-discard piles in a row above it, the reveal spot below it, the seats round the edge
-clockwise from the hub's side.  Zone names are the card-vision ones: ``discard-1..3``,
-``reveal``, ``seat-N``.
+Geometry: the vision layer's default zones for the configured table (``reveal`` in front
+of the hub, ``discard-1..3`` behind it, the deck in the ``trick`` circle, ``seat-1..N``
+clockwise from the hub's left; physical seat ``i`` is ``seat-{i+1}``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
+import cv2
 import numpy as np
 
 from tablehub.devices.camera import Frame
-from tablehub.games.almost_got_im.cards import (
-    DECK,
-    character_card_id,
-    role_card_id,
-    to_vision_id,
-)
+from tablehub.games.almost_got_im.cards import DECK, character_card_id
 from tablehub.observations import CardEvent, Observation
 from tablehub.vision.cardart import standin_faces
+from tablehub.vision.identify import EnrolledDeck
 from tablehub.vision.scene import Camera, CardPlacement, RenderedScene, Scene, render_scene
+from tablehub.vision.tracker import CardTracker, Sighting
+from tablehub.vision.zones import Zone, default_zones, seat_angles, zone_of
 
-TABLE_MM = (900.0, 900.0)
-CENTRE = (450.0, 450.0)
-PILES = ((330.0, 315.0), (450.0, 315.0), (570.0, 315.0))
-REVEAL = (450.0, 590.0)
-REVEAL_STEP = 68.0
-SEAT_RADIUS = 345.0
-PILE_ZONE, SEAT_ZONE = 45.0, 130.0
-VISIBLE = 0.5  # a card counts as seen when this much of it shows
-FACE_PX_PER_MM = 2.0  # card art resolution: plenty for a camera at under 1 px/mm
-
-
-def seat_position(seat: int, seats: int) -> tuple[float, float]:
-    """Seat 0 on the hub's side, numbers growing clockwise (in the camera's view)."""
-    angle = math.pi / 2 + 2 * math.pi * seat / seats
-    return (CENTRE[0] + SEAT_RADIUS * math.cos(angle), CENTRE[1] + SEAT_RADIUS * math.sin(angle))
+Point = tuple[float, float]
+Identify = Literal["truth", "vision"]
+VISIBLE = 0.5  # ground truth: a card counts as seen when this much of it shows, or an
+# index corner (as the identifier reads a fanned card by its corner; bench.cards' rule)
+FAN_STEP = 30.0  # mm between the cards of a hand laid at the reveal spot
+PX_PER_MM = 1.0  # the camera's scale (a 900 x 600 mm table: 900 x 600 px)
+MOVED_MM = 20.0  # a card seen this far from where it lay has been put somewhere new
 
 
-def zone_at(point: tuple[float, float], seats: int) -> str:
-    x, y = point
-    for k, (px, py) in enumerate(PILES):
-        if math.hypot(x - px, y - py) <= PILE_ZONE:
-            return f"discard-{k + 1}"
-    if abs(x - REVEAL[0]) <= 200 and abs(y - REVEAL[1]) <= 60:
-        return "reveal"
-    for seat in range(seats):
-        sx, sy = seat_position(seat, seats)
-        if math.hypot(x - sx, y - sy) <= SEAT_ZONE:
-            return f"seat-{seat}"
-    return "table"
+@dataclass(frozen=True)
+class Layout:
+    """Where things go on the table (table mm), from the vision layer's zones."""
+
+    width: float
+    depth: float
+    seats: int
+    zones: tuple[Zone, ...]
+
+    @classmethod
+    def of(cls, width: float, depth: float, seats: int) -> Layout:
+        return cls(width, depth, seats, tuple(default_zones(width, depth, seats)))
+
+    def centre_of(self, name: str) -> Point:
+        zone = next(z for z in self.zones if z.name == name)
+        xs = [p[0] for p in zone.polygon]
+        ys = [p[1] for p in zone.polygon]
+        return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+
+    @property
+    def deck(self) -> Point:
+        x, y = self.centre_of("trick")
+        return (x + 70.0, y)
+
+    def pile(self, k: int) -> Point:
+        return self.centre_of(f"discard-{k + 1}")
+
+    def reveal(self, i: int, count: int) -> Point:
+        x, y = self.centre_of("reveal")
+        return (x + FAN_STEP * (i - (count - 1) / 2), y)
+
+    def seat(self, seat: int, slot: int = 0) -> tuple[Point, float]:
+        """The spot of card ``slot`` in front of ``seat`` and its angle (degrees)."""
+        angle = seat_angles(self.seats)[seat]
+        cx, cy = self.width / 2, self.depth / 2
+        dx, dy = math.cos(angle), math.sin(angle)
+        reach = min(
+            (self.width / 2) / abs(dx) if abs(dx) > 1e-9 else math.inf,
+            (self.depth / 2) / abs(dy) if abs(dy) > 1e-9 else math.inf,
+        )
+        r = 0.77 * reach
+        side = 65.0 * (slot + 1) // 2 * (1 if slot % 2 else -1)  # extras to either side
+        x = cx + r * dx - side * dy
+        y = cy + r * dy + side * dx
+        return (x, y), math.degrees(angle) + 90.0
+
+    def zone_at(self, point: Point) -> str:
+        return zone_of(point, self.zones)
 
 
 @dataclass
@@ -176,62 +205,58 @@ class SimTable:
         self.changed()
 
     # --- what the camera sees -------------------------------------------------------------
-    def placements(self) -> list[CardPlacement]:
+    def placements(self, layout: Layout) -> list[CardPlacement]:
         out: list[CardPlacement] = []
         if self.deck:
-            out.append(CardPlacement(to_vision_id(self.deck[0]), CENTRE, 3.0, face_up=False))
+            out.append(CardPlacement(self.deck[0], layout.deck, 3.0, face_up=False))
         for k, pile in enumerate(self.piles):
+            x, y = layout.pile(k)
             for depth, card in enumerate(pile[-2:]):  # the top and the card just under it
-                lift = 0.5 * depth
-                out.append(CardPlacement(to_vision_id(card), PILES[k], 2.0 * depth, lift_mm=lift))
-        first = REVEAL[0] - REVEAL_STEP * (len(self.reveal) - 1) / 2
+                dx, dy = _nudge(card)  # no two cards ever land exactly on the same spot
+                spot = (x + dx, y + dy)
+                out.append(CardPlacement(card, spot, 2.0 * depth, lift_mm=0.5 * depth))
         for i, (card, up) in enumerate(self.reveal):
-            spot = (first + REVEAL_STEP * i, REVEAL[1])
-            out.append(CardPlacement(_vision(card), spot, face_up=up))
+            out.append(CardPlacement(card, layout.reveal(i, len(self.reveal)), face_up=up))
         for seat in range(self.seats):
-            x, y = seat_position(seat, self.seats)
-            ux, uy = (CENTRE[0] - x) / SEAT_RADIUS, (CENTRE[1] - y) / SEAT_RADIUS
-            angle = math.degrees(math.atan2(uy, ux)) - 90.0
-            for i, key in enumerate(self.characters[seat]):
-                spot = (x - uy * 95.0 * i, y + ux * 95.0 * i)
-                out.append(CardPlacement(character_card_id_vision(key), spot, angle))
-            for i, card in enumerate(self.shown[seat]):
-                spot = (x + uy * (80.0 + 70.0 * i), y - ux * (80.0 + 70.0 * i))
-                out.append(CardPlacement(_vision(card), spot, angle))
+            cards = [character_card_id(k) for k in self.characters[seat]] + self.shown[seat]
+            for slot, card in enumerate(cards):
+                spot, angle = layout.seat(seat, slot)
+                out.append(CardPlacement(card, spot, angle))
         return out
 
 
-def _vision(card: str) -> str:
-    return to_vision_id(card)
-
-
-def character_card_id_vision(key: str) -> str:
-    return to_vision_id(character_card_id(key))
-
-
-def role_card_vision(role: str) -> str:
-    return to_vision_id(role_card_id(role))
+def _nudge(card: str) -> Point:
+    """A few millimetres off the pile's centre, the same for a card every time."""
+    h = zlib.crc32(card.encode())
+    return (float(h % 7 - 3), float(h // 7 % 7 - 3))
 
 
 class TableCamera:
     """FrameSource for the simulated camera: renders the table when it has changed."""
 
-    def __init__(self, table: SimTable, size: tuple[int, int] = (640, 640), seed: int = 0) -> None:
+    def __init__(self, table: SimTable, layout: Layout, seed: int = 0) -> None:
         self.table = table
-        self.faces = standin_faces(FACE_PX_PER_MM)
-        self.camera = Camera(image_size=size, target_mm=CENTRE, px_per_mm=size[0] / TABLE_MM[0])
+        self.layout = layout
+        self.faces = standin_faces()
+        size = (round(layout.width * PX_PER_MM), round(layout.depth * PX_PER_MM))
+        centre = (layout.width / 2, layout.depth / 2)
+        self.camera = Camera(image_size=size, target_mm=centre, px_per_mm=PX_PER_MM)
         self.seed = seed
         self.last: RenderedScene | None = None
         self._version = -1
         self.renders = 0
 
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.camera.image_size
+
     def __call__(self, index: int) -> Frame:
         if self.last is None or self._version != self.table.version:
             scene = Scene(
                 faces=self.faces,
-                cards=self.table.placements(),
-                table_mm=TABLE_MM,
-                texture="cloth",
+                cards=self.table.placements(self.layout),
+                table_mm=(self.layout.width, self.layout.depth),
+                texture="felt-green",
                 camera=self.camera,
                 noise=1.5,
                 jpeg_quality=None,
@@ -243,64 +268,117 @@ class TableCamera:
         return image
 
 
-class TruthReader:
-    """CardEvents from the renderer's ground truth (the card-vision stand-in; see the
-    module docstring).  A change counts once ``agree`` frames in a row show it."""
+class VisionReader:
+    """Frames -> CardEvents: sightings per frame (ground truth or the card identifier),
+    settled by the card-vision tracker (see the module docstring)."""
 
     def __init__(
         self,
         camera: TableCamera,
-        seats: int,
+        identify: Identify = "truth",
         agree: int = 2,
         on_read: Callable[[list[CardEvent], Frame], None] | None = None,
     ) -> None:
         self.camera = camera
-        self.seats = seats
+        self.identify = identify
         self.agree = agree
         self.on_read = on_read
-        self.stable: dict[str, tuple[str, tuple[float, float]]] = {}  # card -> zone, centre
-        self._candidate: tuple[Any, ...] | None = None
-        self._count = 0
+        self.tracker = self._tracker()
+        self.first_seen: dict[str, int] = {}  # card -> frame it has lain where it is since
+        self.placed: dict[str, Point] = {}  # card -> where it was last seen
+        self.frames = 0
+        self._cache: tuple[int, list[Sighting]] | None = None  # (render number, sightings)
+        self._deck = _enrolled() if identify == "vision" else None
 
-    def _look(self) -> tuple[dict[str, tuple[str, tuple[float, float]]], set[str]]:
+    def _tracker(self) -> CardTracker:
+        return CardTracker(self.camera.layout.zones, agree_frames=self.agree, forget_frames=2)
+
+    def sightings(self) -> list[Sighting]:
         rendered = self.camera.last
-        seen: dict[str, tuple[str, tuple[float, float]]] = {}
-        present: set[str] = set()
         if rendered is None:
-            return seen, present
-        for card in rendered.cards:
-            if not card.face_up:
-                continue
-            present.add(card.card_id)
-            if card.visible >= VISIBLE:
-                seen[card.card_id] = (zone_at(card.centre_mm, self.seats), card.centre_mm)
-        return seen, present
+            return []
+        if self._cache is not None and self._cache[0] == self.camera.renders:
+            return self._cache[1]
+        if self.identify == "vision":
+            found = self._read(rendered)
+        else:
+            found = [
+                Sighting(c.card_id if c.face_up else None, c.face_up, 0.99, c.centre_mm)
+                for c in rendered.cards
+                if c.visible >= VISIBLE or (c.face_up and c.index_visible)
+            ]
+        self._cache = (self.camera.renders, found)
+        return found
+
+    def _read(self, rendered: RenderedScene) -> list[Sighting]:
+        from tablehub.vision.identify import read_cards
+
+        assert self._deck is not None
+        to_table = np.linalg.inv(rendered.table_to_image)
+        out = []
+        for reading in read_cards(rendered.image, self._deck, px_per_mm=PX_PER_MM):
+            centre = np.array([[reading.centre]], np.float64)
+            x, y = cv2.perspectiveTransform(centre, to_table)[0][0]
+            out.append(Sighting(reading.card_id, reading.face_up, reading.confidence, (x, y)))
+        return out
 
     def __call__(self, frame: Frame) -> list[Observation]:
-        seen, present = self._look()
-        key = (tuple(sorted((c, z) for c, (z, _) in seen.items())), tuple(sorted(present)))
-        if key == self._candidate:
-            self._count += 1
-        else:
-            self._candidate, self._count = key, 1
-        if self._count != self.agree:
-            return []
-        events: list[CardEvent] = []
-        for card, (zone, centre) in list(self.stable.items()):
-            gone = card not in present
-            moved = card in seen and seen[card][0] != zone
-            if gone or moved:
-                events.append(CardEvent("removed", card, zone, True, 0.99, centre))
-                del self.stable[card]
-        for card, (zone, centre) in seen.items():
-            if card not in self.stable:
-                events.append(CardEvent("appeared", card, zone, True, 0.99, centre))
-                self.stable[card] = (zone, centre)
+        self.frames += 1
+        seen = self.sightings()
+        for s in seen:  # since when each card lies where it is now
+            if s.card_id is None:
+                continue
+            before = self.placed.get(s.card_id)
+            if before is None or math.dist(before, s.centre_mm) > MOVED_MM:
+                self.first_seen[s.card_id] = self.frames
+            self.placed[s.card_id] = s.centre_mm
+        events = self.tracker.update(seen, occluded=self._covered(seen))
+        for event in events:
+            if event.change == "removed" and event.card_id is not None:
+                self.first_seen.pop(event.card_id, None)
+                self.placed.pop(event.card_id, None)
         if events and self.on_read is not None:
             self.on_read(events, frame)
         return list(events)
 
+    def _covered(self, seen: list[Sighting]) -> Callable[[Point], bool]:
+        """A known card out of view is covered (not gone) when a card that came into view
+        after it lies in its zone now: a discard on top of it."""
+        in_view = {s.card_id for s in seen if s.card_id is not None}
+        absent: dict[Point, list[str]] = {}  # cards on a pile share a centre: by place
+        for card in self.tracker.cards:
+            if card.card_id is not None and card.card_id not in in_view:
+                absent.setdefault(card.centre_mm, []).append(card.card_id)
+        layout = self.camera.layout
+
+        def covered(point: Point) -> bool:
+            zone = layout.zone_at(point)
+            newer = [
+                self.first_seen.get(s.card_id, 0)
+                for s in seen
+                if s.card_id is not None and layout.zone_at(s.centre_mm) == zone
+            ]
+            return any(
+                self.first_seen.get(card, 0) < max(newer, default=-1)
+                for card in absent.get(point, [])
+            )
+
+        return covered
+
     def reread(self, zone: str | None) -> None:
-        """Forget what was settled (in ``zone``) so it is reported again."""
-        self.stable = {c: v for c, v in self.stable.items() if zone is not None and v[0] != zone}
-        self._candidate, self._count = None, 0
+        """Forget what was settled so everything in view is reported again."""
+        self.tracker = self._tracker()
+        self.first_seen = {}
+        self.placed = {}
+
+
+def _enrolled() -> EnrolledDeck:
+    """The stand-in agi deck, enrolled as ``tablehub cards enroll --standin`` does."""
+    from tablehub.vision.decks import DECKS
+    from tablehub.vision.identify import enroll_images
+
+    spec = DECKS["agi"]
+    faces = standin_faces(8.0)
+    images = {c.id: faces(c.id) for c in spec.cards}
+    images["back"] = faces(f"{spec.name}:back")
+    return enroll_images(spec.name, images, {c.id: c.size_mm for c in spec.cards})

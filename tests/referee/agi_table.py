@@ -109,7 +109,7 @@ class AgiTable:
     # --- set-up ---------------------------------------------------------------------------
     def sit_down(self) -> list[Output]:
         for seat, character in enumerate(self.characters):
-            self.card("appeared", character_card_id(character), f"seat-{seat}")
+            self.card("appeared", character_card_id(character), f"seat-{seat + 1}")
         return self.next("characters")
 
     def roles_check(self, unread: Sequence[int] = ()) -> list[Output]:

@@ -91,9 +91,9 @@ def test_clayface_takes_a_character_card_the_camera_reads() -> None:
     t.declare()
     t.card("appeared", trigger("8"), t.pile())
     assert t.said()[-1] == words.GAIN_CHARACTER.format(name="Clayface")
-    t.card("appeared", character_card_id("two-face"), "seat-1")  # not Clayface's seat
+    t.card("appeared", character_card_id("two-face"), "seat-2")  # not Clayface's seat
     assert t.e.powers[2] == ["clayface"]
-    t.card("appeared", character_card_id("two-face"), "seat-2")
+    t.card("appeared", character_card_id("two-face"), "seat-3")
     assert t.e.powers[2] == ["clayface", "two-face"]
     # Two-Face's ability may be used now, or the turn ends with "next"
     assert t.said()[-1] == words.END_TURN.format(name="Clayface")
@@ -106,7 +106,7 @@ def test_the_joker_sees_every_joker_in_front_of_its_owner() -> None:
     t.declare()
     t.card("appeared", trigger("j"), t.pile())
     assert t.said()[-1] == words.SHOW_JOKERS
-    t.card("appeared", "agi:joker-2", "seat-0")
+    t.card("appeared", "agi:joker-2", "seat-1")
     t.next("jokers")
     assert t.e.public[0] == ["agi:joker-2"] and t.e.turn == 3  # The Joker's turn is over
 
