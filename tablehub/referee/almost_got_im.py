@@ -29,6 +29,10 @@ Phases of the referee (``self.phase``)::
 
 Nothing that depends on a secret is spoken, shown to all, or logged; the journal (the
 dealer's record) keeps the details.
+
+Modules: ``almost_got_im_core`` (state, playing engine moves, holding a night's outputs),
+``_setup``, ``_turns`` (with ``_moves``: camera events as moves), ``_council``, ``_night``
+(with ``_blackout``: the schedules), ``_words`` (every sentence).
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from tablehub.referee.base import (
     Record,
     RecordError,
     Referee,
+    Reread,
     Say,
     SeatLights,
     Setup,
@@ -274,6 +275,8 @@ class AgiCore(Referee):
             kind, audience = event["kind"], event["audience"]
             if kind == "say" and event["key"] not in SCRIPT:
                 outputs.append(Say(str(event["text"])))
+                if event["key"] == "refill":  # the piles change under their tops
+                    outputs.append(Reread("camera", None, "the discard piles were refilled"))
             elif kind == "no_accusation":
                 outputs.append(Say(words.NO_ACCUSATION))
             elif kind == "blackout_skipped":

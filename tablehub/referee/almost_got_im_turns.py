@@ -28,6 +28,7 @@ from tablehub.referee.base import (
     Output,
     Record,
     RecordError,
+    Reread,
     Say,
     SeatLights,
 )
@@ -159,7 +160,9 @@ class TurnSteps(AgiCore):
         top = e.piles[pile][-1] if e.piles[pile] else None
         card = UNKNOWN if back == top and len(e.piles[pile]) > 1 else top
         move: Move = {"kind": "ras_take", "player": e.turn, "pile": pile, "card": card}
-        return self._play([move], public_on_fail=words.CARD_NOT_PLACED)
+        outputs = self._play([move], public_on_fail=words.CARD_NOT_PLACED)
+        # a card left from under a pile: what the camera remembers there is out of date
+        return [*outputs, Reread("camera", f"discard-{pile + 1}", "Ra's al Ghul took a card")]
 
     def _harley_done(self) -> list[Output]:
         e = self.e

@@ -329,3 +329,18 @@ def test_a_knob_press_outside_a_prompt_declares_nothing_at_the_wrong_time() -> N
     t = ready()
     t.quiet_turns()
     assert t.table.feed(PanelEvent("declared")) == []
+
+
+def test_a_refill_tells_the_camera_to_read_the_piles_again() -> None:
+    """The piles change under their tops: what the camera remembers there is out of date."""
+    t = ready()
+    refill = words.rulebook("refill")
+    for _ in range(12):
+        if refill in t.said():
+            break
+        t.quiet_turns()
+        if t.e.phase == "accuse":
+            t.next("noaccuse")
+        t.blackout()
+    index = t.outputs.index(Say(refill))
+    assert t.outputs[index + 1] == Reread("camera", None, "the discard piles were refilled")
