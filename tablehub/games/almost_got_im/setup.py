@@ -206,8 +206,9 @@ def _apply_deal(state: AgiState, move: Move) -> None:
         state.hands[arg].append(card)
         if card != UNKNOWN:
             state.tell("drew_card", arg, card=card)
-        if state.phase != "blackout" and state.deck_count < state.rules.refill_below:
-            state.refill()
+        # A low deck is refilled when the turn (or round) is over, not mid-turn: the table
+        # hears it then and shuffles in what lies under the tops *as they lie then* (the
+        # hub learns of a face-down draw only from the discard that follows it).
     else:
         state.buffer.append(card)
 

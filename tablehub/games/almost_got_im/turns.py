@@ -61,6 +61,8 @@ def normalize(state: AgiState) -> None:
 
 
 def end_turn(state: AgiState) -> None:
+    if state.deck_count < state.rules.refill_below:
+        state.refill()
     state.turn_no += 1
     if state.turn_no == state.n:
         council.after_turns(state)

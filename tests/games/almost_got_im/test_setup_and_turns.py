@@ -215,3 +215,25 @@ def test_setup_refuses_booleans_for_seats() -> None:
     assert state.setup_seat == 1
     reason = state.check({"kind": "deal_role", "player": CHANCE, "seat": True, "role": "crafty"})
     assert reason == "the next role goes to seat 1"
+
+
+def test_a_low_deck_is_refilled_when_the_turn_is_over() -> None:
+    """The hub learns of a face-down draw from the discard after it, and the table refills
+    when it hears so: the card just discarded is a top that stays."""
+    state = new_game(["watchful", "batman", "crafty", "sneaky", "telepathic"])
+    while state.deck_count > 15 or state.phase != "turn":
+        if state.phase == "turn":
+            quiet_turn(state)
+        elif state.phase == "accuse":
+            state.apply({"kind": "no_accusation", "player": state.brains})
+        else:
+            state.apply({"kind": "pass", "player": state.current_player()})
+    seat = state.turn
+    state.apply({"kind": "draw", "player": seat})
+    drawn = state.unseen[-1]
+    events = deal_chance(state, drawn)
+    assert state.deck_count == 14 and not [e for e in events if e.get("key") == "refill"]
+    pile = state.legal_piles()[0]
+    events = state.apply({"kind": "discard", "player": seat, "card": drawn, "pile": pile})
+    assert [e["key"] for e in events if e["kind"] == "say"][:1] == ["refill"]
+    assert state.piles[pile] == [drawn]  # the new top stayed; what was under it is back
