@@ -4,9 +4,12 @@ Everything goes through the real service (``runner.serve``): the referee, the SQ
 journal, the voice (espeak-ng or pyttsx3, written to WAV files: the Blackout as one mixed
 WAV per night, masking shuffle included), the dealer panel on gpiozero mock pins (the
 players turn the knob and press the buttons), and the camera: frames of the table are
-rendered with the card-vision scene renderer and turned into card events (for now by the
-stand-in ``TruthReader``, until the card-vision tracker is on main).  The simulated players
-follow the rules (``almost_got_im_players``).
+rendered with the card-vision scene renderer and turned into card events by the vision
+layer's ``CardTracker`` over its table zones (``almost_got_im_table.VisionReader``); each
+frame's cards come from the renderer's ground truth, or — with ``TABLEHUB_DEMO_IDENTIFY=
+vision`` — from the card finder and identifier themselves (about a second a frame here,
+so a game then takes several minutes).  The simulated players follow the rules
+(``almost_got_im_players``).
 
 The clock is virtual (``tablehub.service.clock``): the Blackout's 12-second slots, the
 countdowns and everyone's thinking time keep their nominal lengths in the schedule and in

@@ -7,9 +7,10 @@ is every output meant for more than the awake player (speech, sounds, seat LEDs,
 status), mark by mark.  Only the private light and the knob (the awake player's) may
 differ.  After "Everyone open your eyes." only the rulebook's announcements follow.
 
-Swept: every role assignment for 4 and 5 players; for 6 and 7 every set of roles in play
-with each role in every seat (cyclic rotations) plus a random sample of assignments
-(``python -m bench.agi_leaks`` sweeps every assignment of every player count).
+Swept: every role assignment for 4 players (480); for 5, 6 and 7 every set of roles in
+play with each role in every seat (cyclic rotations) plus 60 random assignments
+(``python -m bench.almost_got_im_hub --every`` sweeps every assignment of every player
+count: 158,520).
 """
 
 from __future__ import annotations
