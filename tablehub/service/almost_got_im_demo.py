@@ -138,7 +138,7 @@ def run_demo(options: DemoOptions) -> int:
     (records,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
     db.close()
     wavs = sorted(wav_dir.glob("*.wav")) if wav_dir.exists() else []
-    frames = sorted((out / "frames").glob("*.png")) if frames_dir else []
+    frames = sorted((out / "frames").glob("*.jpg")) if frames_dir else []
     transcript("")
     transcript("--- summary ---")
     transcript(f"game    : {'finished' if outcome.finished else 'NOT finished'}")
@@ -189,7 +189,7 @@ def _simulation(
                 import cv2
 
                 frames_dir.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(frames_dir / f"frame-{camera.frames_read:05d}.png"), frame)
+                cv2.imwrite(str(frames_dir / f"frame-{camera.frames_read:05d}.jpg"), frame)
                 saved[0] += 1
 
         reader = VisionReader(source, identify, on_read=on_read)
