@@ -201,14 +201,18 @@ async def _start_web(
     except TokenError as err:
         say(f"[web] not started: {err}")
         return None
-    server = WebServer(hub, PublicBoard(hub, health), token_path(data_dir))
     try:
+        server = WebServer(hub, PublicBoard(hub, health), token_path(data_dir))
         addresses = await server.start(config.web.host, config.web.port)
     except OSError as err:
         say(
             f"[web] not started: cannot listen on {config.web.bind}: {err.strerror or err} "
             "(change web.bind, or set web.enabled = false)"
         )
+        return None
+    except Exception as err:  # the page must never stop the referee
+        log.exception("the web server could not start")
+        say(f"[web] not started: {err}")
         return None
     for host, port in addresses:
         shown = f"[{host}]" if ":" in host else host

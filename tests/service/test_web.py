@@ -47,6 +47,7 @@ def test_status_api_and_page_show_the_public_game(tmp_path: Path) -> None:
         assert status["game"] == "get-adler" and status["title"] == "Get Adler!"
         assert status["seats"] == list(SEATS)
         assert status["phase"] == "play" and status["round"] == engine.public_view()["hour"]
+        assert status["round_name"] == "hour"
         assert status["turn"] == SEATS[engine.turn]
         said = [a["text"] for a in status["announcements"]]
         assert "It is one o'clock." in said and said[-1] == f"{SEATS[engine.turn]}, your turn."
@@ -61,6 +62,7 @@ def test_status_api_and_page_show_the_public_game(tmp_path: Path) -> None:
         for text in ("Get Adler!", "Ann, Bob, Cy, Dee", "SIMULATED", "no sound card"):
             assert text in page.text, text
         assert f"<dt>turn</dt><dd>{SEATS[engine.turn]}</dd>" in page.text
+        assert "<dt>hour</dt><dd>1</dd>" in page.text and "2 records journaled" in page.text
         assert "discards a pistol" in page.text
         assert page.headers["Cache-Control"] == "no-store"
         assert "script-src 'self'" in page.headers["Content-Security-Policy"]

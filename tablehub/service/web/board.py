@@ -76,8 +76,7 @@ class PublicBoard:
         referee = hub.referee
         self._shadow: Referee | None = type(referee)(referee.setup)
         self.sealed: list[bool] = []  # one per record in referee.history
-        self._sync()
-        self._status = self._build()
+        self.refresh()
         hub.output_watchers.append(self._output)
         hub.after_handle.append(lambda _hub: self.refresh())
 
@@ -224,6 +223,7 @@ class PublicBoard:
             "options": json.loads(json.dumps(setup.options, default=str)),
             "phase": public.get("phase"),
             "round": _first(public, ROUND_KEYS),
+            "round_name": next((k for k in ROUND_KEYS if public.get(k) is not None), "round"),
             "rounds": public.get("rounds"),
             "turn": _seat_name(_first(public, TURN_KEYS), seats, places),
             "scores": _scores(_first(public, SCORE_KEYS), seats, places),

@@ -58,13 +58,17 @@ def _heading(status: dict[str, Any]) -> str:
     setup = ", ".join(f"{_e(k)} = {_e(json.dumps(v))}" for k, v in sorted(options.items()))
     lines = [
         f"<h1>{_e(status.get('title') or status.get('game'))}</h1>",
-        f'<p class="meta">session {_e(session.get("id"))} · {state} · '
-        f"{_e(session.get('records', 0))} records journaled</p>",
+        f'<p class="meta">session {_e(session.get("id"))} · {state} · {_records(session)}</p>',
         f'<p class="meta">seats: {seats}</p>',
     ]
     if setup:
         lines.append(f'<p class="meta">options: {setup}</p>')
     return "\n".join(lines)
+
+
+def _records(session: dict[str, Any]) -> str:
+    count = session.get("records", 0)
+    return f"{_e(count)} record{'' if count == 1 else 's'} journaled"
 
 
 def _now(status: dict[str, Any]) -> str:
@@ -73,7 +77,7 @@ def _now(status: dict[str, Any]) -> str:
         rows.append(("phase", status["phase"]))
     if status.get("round") is not None:
         of = f" of {status['rounds']}" if status.get("rounds") is not None else ""
-        rows.append(("round", f"{status['round']}{of}"))
+        rows.append((status.get("round_name") or "round", f"{status['round']}{of}"))
     if status.get("turn") is not None:
         rows.append(("turn", status["turn"]))
     if not rows:
