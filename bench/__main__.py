@@ -1,22 +1,36 @@
 """Run every benchmark: ``python -m bench [--full] [NAME ...]`` (what ``make bench`` runs).
 
-Each module ``bench/<name>.py`` is a script that prints its figures and accepts
-``--quick`` (smaller runs for a first look); ``--full`` runs them at their full size.
+Each module ``bench/<name>.py`` is a script that prints its figures.  By default each runs
+at its quick size: the module's ``QUICK_ARGS`` if it has them, else ``--quick``.
+``--full`` runs every module with its own defaults (the sizes quoted in issue notes).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import pkgutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+
 
 def bench_names() -> list[str]:
-    here = Path(__file__).resolve().parent
-    return sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
+    return sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.name.startswith("_"))
+
+
+def quick_args(name: str) -> list[str]:
+    """The module's ``QUICK_ARGS`` (read without importing it), else ``["--quick"]``."""
+    tree = ast.parse((HERE / f"{name}.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "QUICK_ARGS" for t in node.targets
+        ):
+            return [str(v) for v in ast.literal_eval(node.value)]
+    return ["--quick"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,9 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(names)}")
     failed = []
     for name in args.names or names:
-        command = [sys.executable, "-m", f"bench.{name}"] + ([] if args.full else ["--quick"])
-        print(f"== bench.{name} ({'full' if args.full else 'quick'})", flush=True)
+        extra = [] if args.full else quick_args(name)
+        print(f"== bench.{name} {' '.join(extra)}", flush=True)
         started = time.monotonic()
+        command = [sys.executable, "-m", f"bench.{name}", *extra]
         if subprocess.run(command, check=False).returncode != 0:
             failed.append(name)
         print(f"   ({time.monotonic() - started:.1f} s)\n", flush=True)

@@ -23,6 +23,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.run",
     "tablehub.commands.doctor",
     "tablehub.commands.token",
+    "tablehub.commands.cards",
+    "tablehub.commands.calibrate",
 )
 
 

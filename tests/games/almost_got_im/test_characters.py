@@ -187,6 +187,15 @@ def test_riddler_and_ventriloquist_questions_are_recorded_as_table_talk() -> Non
     assert [e["text"] for e in events if e["kind"] == "question"] == ["How many Riddles?"]
 
 
+def test_the_question_may_be_named_out_loud_instead() -> None:
+    """The hub hears no table talk: without a rank (or suit) the ability still counts."""
+    state = game("riddler", hand="7b 3h 4d 5r 6b")
+    take_card(state)
+    events = use(state, "riddler", cards("7b")[0])
+    assert [e["kind"] for e in events if e["kind"] in ("ability", "question")] == ["ability"]
+    assert state.spent[0] == ["riddler"]
+
+
 def test_clayface_gains_an_unused_character_and_may_use_it_now() -> None:
     state = game("clayface", hand="8b 2h 4d 5r 6b")
     take_card(state)
