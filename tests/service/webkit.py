@@ -94,13 +94,14 @@ async def running_site(
     referee_cls: type[Referee],
     setup: Setup,
     devices: dict[str, DeviceState] | None = None,
+    hub_devices: Devices | None = None,
     **server_options: Any,
 ) -> AsyncIterator[Site]:
     """A new session of ``referee_cls`` refereed by a Hub (its loop running) with the web
     server on 127.0.0.1 and a free port."""
     journal = Journal(tmp_path / "journal.sqlite3")
     referee, session, resumed = open_session(journal, referee_cls, setup)
-    hub = Hub(journal, referee, session, Devices())
+    hub = Hub(journal, referee, session, hub_devices or Devices())
     board = PublicBoard(hub, DEVICES if devices is None else devices)
     token, _ = ensure_token(tmp_path)
     server = WebServer(hub, board, token_path(tmp_path), **server_options)
