@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.dice",
     "tablehub.commands.run",
     "tablehub.commands.doctor",
+    "tablehub.commands.token",
     "tablehub.commands.cards",
     "tablehub.commands.calibrate",
 )

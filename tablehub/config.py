@@ -104,6 +104,7 @@ class VoiceConfig:
 @dataclass(frozen=True)
 class WebConfig:
     bind: str = "127.0.0.1:8080"
+    enabled: bool = True  # false: `tablehub run` starts no web server at all
 
     @property
     def host(self) -> str:
@@ -198,7 +199,7 @@ def parse_config(
     tower = _dice_tower(c, c.table(top, "dice_tower", _keys(DiceTowerConfig)))
     panel = _panel(c, c.table(top, "panel", _keys(PanelConfig)), seats.count)
     voice = _voice(c, c.table(top, "voice", _keys(VoiceConfig)))
-    web = _web(c, c.table(top, "web", {"bind"}))
+    web = _web(c, c.table(top, "web", _keys(WebConfig)))
     table = _table(c, c.table(top, "table", _keys(TableConfig)))
     blackout = _blackout(c, c.table(top, "blackout", _keys(BlackoutConfig)))
     data_dir_raw = c.string(top, "data_dir", "")
@@ -495,7 +496,7 @@ def _bind(value: Any) -> str | None:
 
 def _web(c: _Checker, t: dict[str, Any]) -> WebConfig:
     bind = c.value(t, "bind", WebConfig().bind, _bind, 'HOST:PORT such as "127.0.0.1:8080"')
-    return WebConfig(bind=bind)
+    return WebConfig(bind=bind, enabled=c.boolean(t, "enabled", WebConfig().enabled))
 
 
 def _table(c: _Checker, t: dict[str, Any]) -> TableConfig:

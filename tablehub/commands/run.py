@@ -91,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         wav_dir=args.wav_dir,
         state_out=args.state_out,
         transcript=transcript,
+        web=True,
     )
     try:
         outcome = asyncio.run(serve(config, opts))

@@ -48,6 +48,8 @@ from tablehub.service.journal import Journal
 
 log = logging.getLogger(__name__)
 
+Accepted = tuple[int, Record]  # (journal seq, record)
+
 
 class FrameReader(Protocol):
     """Vision behind the camera feed: frames in, card (or dice) observations out.
@@ -117,6 +119,8 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = asyncio.Event()  # finished, or asked to stop (SIGTERM)
         self.finished = False
+        # observations whose sender waits for the outcome (the web page's corrections)
+        self._waiters: dict[int, tuple[Observation, asyncio.Future[list[Accepted]]]] = {}
 
     # --- input --------------------------------------------------------------------------
     def post(self, observation: Observation) -> None:
@@ -125,6 +129,14 @@ class Hub:
 
     def post_threadsafe(self, observation: Observation) -> None:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, observation)
+
+    def submit(self, observation: Observation) -> asyncio.Future[list[Accepted]]:
+        """Queue ``observation`` like ``post``; the future gives the records it led to, once
+        the hub has handled it in its turn (``[]``: it meant nothing now)."""
+        future: asyncio.Future[list[Accepted]] = self.loop.create_future()
+        self._waiters[id(observation)] = (observation, future)
+        self.post(observation)
+        return future
 
     # --- the main loop ------------------------------------------------------------------
     async def run(self, resumed: bool) -> None:
@@ -157,18 +169,29 @@ class Hub:
 
     def handle(self, observation: Observation) -> None:
         """One observation through decide -> journal -> apply -> perform."""
+        waiter = self._waiters.pop(id(observation), None)
+        future = waiter[1] if waiter is not None and waiter[0] is observation else None
+        accepted: list[Accepted] = []
         try:
             records = self.referee.observe(observation)
         except Exception:
             log.exception("the referee failed to decide on %s; ignored", observation)
-            return
-        if records:
-            self.accept(records, observation)
+            records = []
+        try:
+            if records:
+                accepted = self.accept(records, observation)
+        except BaseException as err:
+            if future is not None and not future.done():
+                future.set_exception(err)
+            raise
+        if future is not None and not future.done():
+            future.set_result(accepted)
         self._notify()
 
-    def accept(self, records: list[Record], observation: Observation | None) -> None:
+    def accept(self, records: list[Record], observation: Observation | None) -> list[Accepted]:
+        """Journal ``records`` (durably), apply them, perform the outputs; (seq, record)s."""
         if not records:
-            return
+            return []
         obs_json = to_json(observation) if observation is not None else None
         seqs = self.journal.append(self.session_id, records, obs_json)  # durable first
         outputs: list[Output] = []
@@ -179,6 +202,7 @@ class Hub:
         self.perform(outputs)
         if self.referee.is_finished():
             self._finish()
+        return list(zip(seqs, records, strict=True))
 
     def _night(self) -> bool:
         """A schedule (the Blackout) is playing: the transcript then leaves out what the
@@ -201,6 +225,9 @@ class Hub:
             watcher(self)
 
     async def close(self) -> None:
+        for _, future in self._waiters.values():
+            future.cancel()  # the hub stops: nobody will handle them now
+        self._waiters.clear()
         for handle in self._timers.values():
             handle.cancel()
         for task in list(self._tasks):

@@ -17,7 +17,7 @@ import signal
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablehub.config import Config, ensure_data_dir
 from tablehub.devices.camera import CameraError, SimulatedCamera, make_camera
@@ -28,6 +28,10 @@ from tablehub.referee import load_referee
 from tablehub.referee.base import Setup
 from tablehub.service.app import Devices, FrameReader, Hub, open_session
 from tablehub.service.journal import Journal
+from tablehub.service.web.board import DeviceState
+
+if TYPE_CHECKING:
+    from tablehub.service.web.server import WebServer as WebSite
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,7 @@ class RunOptions:
     save_frames: Path | None = None  # simulated: write the camera frames of each read card
     # simulated: a game's own simulated table (camera, card reader, players) for the hub
     simulation: Callable[[Hub, PanelHands | None], None] | None = None
+    web: bool = False  # start the web page and control API ([web] in the config)
 
 
 @dataclass
@@ -81,7 +86,7 @@ def choose_game(journal: Journal, wanted: str | None) -> str:
 
 async def serve(config: Config, opts: RunOptions) -> Outcome:
     """Run one session to its end (or until SIGTERM/SIGINT); resume it if unfinished."""
-    ensure_data_dir(config)
+    data_dir = ensure_data_dir(config)
     say = opts.transcript
     journal = Journal(config.journal_path)
     try:
@@ -114,11 +119,13 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         seats = ", ".join(referee.setup.seats)
         say(f"[hub] {referee.setup.game}: session {session_id}, seats {seats}")
         say(f"[hub] voice: {voice.description}")
+        health = {"voice": _voice_state(config, voice.description)}
         devices = Devices(voice=voice, fps=config.camera.fps)
-        devices.feeds += _feeds(config, opts.simulated, say)
+        devices.feeds += _feeds(config, opts.simulated, say, health)
         hub = Hub(journal, referee, session_id, devices, say)
-        hands = _attach_panel(config, opts, hub, len(referee.setup.seats))
-        _attach_camera(config, opts, hub, game, hands)
+        hands = _attach_panel(config, opts, hub, len(referee.setup.seats), health)
+        _attach_camera(config, opts, hub, game, hands, health)
+        site = await _start_web(config, data_dir, hub, health, say) if opts.web else None
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -129,6 +136,8 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 with contextlib.suppress(NotImplementedError, RuntimeError):
                     loop.remove_signal_handler(sig)
+            if site is not None:
+                await site.stop()
             await hub.close()
             await voice.close()
             if devices.panel is not None:
@@ -141,41 +150,120 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         journal.close()
 
 
-def _feeds(config: Config, simulated: bool, say: Callable[[str], None]) -> list[Feed]:
+def _feeds(
+    config: Config,
+    simulated: bool,
+    say: Callable[[str], None],
+    health: dict[str, DeviceState] | None = None,
+) -> list[Feed]:
     feeds: list[Feed] = []
+    states = health if health is not None else {}
+    states["tower"] = DeviceState("not in use", "no dice tower feed installed")
     for name, target in FEEDS.items():
+        key = "tower" if name == "dice" else name
         module_name, _, function = target.partition(":")
         try:
             maker: FeedMaker = getattr(importlib.import_module(module_name), function)
             feed = maker(config, simulated, say)
         except Exception as err:  # a broken source must not stop the hub
             say(f"[hub] {name} not available: {err} (see 'tablehub doctor')")
+            states[key] = DeviceState("failed", str(err))
             continue
-        if feed is not None:
-            feeds.append(feed)
+        if feed is None:
+            states[key] = DeviceState("not in use", "not configured")
+            continue
+        feeds.append(feed)
+        sim = simulated or (name == "dice" and config.dice_tower.port == "sim")
+        detail = config.dice_tower.port if name == "dice" else ""
+        states[key] = DeviceState("SIMULATED" if sim else "ok", detail)
     return feeds
 
 
-def _attach_panel(config: Config, opts: RunOptions, hub: Hub, seats: int) -> PanelHands | None:
+def _voice_state(config: Config, description: str) -> DeviceState:
+    if config.voice.engine == "recording":
+        return DeviceState("SIMULATED", description)
+    return DeviceState("ok", description)
+
+
+async def _start_web(
+    config: Config,
+    data_dir: Path,
+    hub: Hub,
+    health: dict[str, DeviceState],
+    say: Callable[[str], None],
+) -> WebSite | None:
+    """The web page and control API on ``web.bind``; a failure is printed, not fatal."""
+    if not config.web.enabled:
+        say("[web] off (web.enabled = false)")
+        return None
+    from tablehub.service.web.board import PublicBoard
+    from tablehub.service.web.server import WebServer
+    from tablehub.service.web.token import TokenError, ensure_token, token_path
+
+    try:
+        token, made = ensure_token(data_dir)
+    except TokenError as err:
+        say(f"[web] not started: {err}")
+        return None
+    try:
+        server = WebServer(hub, PublicBoard(hub, health), token_path(data_dir))
+        addresses = await server.start(config.web.host, config.web.port)
+    except OSError as err:
+        say(
+            f"[web] not started: cannot listen on {config.web.bind}: {err.strerror or err} "
+            "(change web.bind, or set web.enabled = false)"
+        )
+        return None
+    except Exception as err:  # the page must never stop the referee
+        log.exception("the web server could not start")
+        say(f"[web] not started: {err}")
+        return None
+    for host, port in addresses:
+        shown = f"[{host}]" if ":" in host else host
+        everywhere = " (every address of this machine)" if host in ("0.0.0.0", "::") else ""
+        say(f"[web] status page on http://{shown}:{port}/{everywhere}")
+    if made:
+        say(f"[web] control token (new; shown once, 'tablehub token' shows it again): {token}")
+    else:
+        say(f"[web] control token in {token_path(data_dir)} ('tablehub token' shows it)")
+    return server
+
+
+def _attach_panel(
+    config: Config,
+    opts: RunOptions,
+    hub: Hub,
+    seats: int,
+    health: dict[str, DeviceState] | None = None,
+) -> PanelHands | None:
+    states = health if health is not None else {}
     factory = mock_pin_factory() if opts.simulated else None
     try:
         panel = Panel(config.panel, seats, pin_factory=factory, on_event=hub.post)
     except PanelError as err:
         hub.transcript(f"[hub] panel not available: {err} (see 'tablehub doctor')")
+        states["panel"] = DeviceState("failed", str(err))
         return None
     hub.devices.panel = panel
-    hub.transcript(
-        "[hub] panel: " + ("simulated (gpiozero mock pins)" if opts.simulated else "GPIO")
-    )
+    kind = "simulated (gpiozero mock pins)" if opts.simulated else "GPIO"
+    hub.transcript("[hub] panel: " + kind)
+    states["panel"] = DeviceState("SIMULATED" if opts.simulated else "ok", kind)
     return PanelHands(panel) if opts.simulated else None
 
 
 def _attach_camera(
-    config: Config, opts: RunOptions, hub: Hub, game: str, hands: PanelHands | None
+    config: Config,
+    opts: RunOptions,
+    hub: Hub,
+    game: str,
+    hands: PanelHands | None,
+    health: dict[str, DeviceState] | None = None,
 ) -> None:
+    states = health if health is not None else {}
     reader: FrameReader | None = None
     if opts.simulated and opts.simulation is not None:
         opts.simulation(hub, hands)
+        states["camera"] = DeviceState("SIMULATED", "the game's simulated table")
         return
     if opts.simulated and game == "high-card":
         from tablehub.service.sim_table import (
@@ -197,16 +285,23 @@ def _attach_camera(
             hub.after_handle.append(players)
         hub.devices.camera, hub.devices.reader = camera, reader
         hub.transcript("[hub] camera: simulated table scene (640x360), cards read by marker")
+        states["camera"] = DeviceState("SIMULATED", "table scene 640x360, cards read by marker")
         return
     reader = _vision_reader(config, game)
     if reader is None:
         hub.transcript("[hub] camera: no card reader for this game yet; camera not started")
+        states["camera"] = DeviceState("not in use", "no card reader for this game yet")
         return
     try:
         hub.devices.camera = make_camera(config.camera, simulated=opts.simulated)
         hub.devices.reader = reader
     except CameraError as err:
         hub.transcript(f"[hub] camera not available: {err}")
+        states["camera"] = DeviceState("failed", str(err))
+        return
+    simulated = opts.simulated or config.camera.source == "simulated"
+    size = f"{config.camera.source} {config.camera.width}x{config.camera.height}"
+    states["camera"] = DeviceState("SIMULATED" if simulated else "ok", size)
 
 
 def _vision_reader(config: Config, game: str) -> FrameReader | None:
