@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench import card_art
 from tablehub.vision.cardart import standin_faces
 from tablehub.vision.decks import DECKS
 from tablehub.vision.identify import CardReading, EnrolledDeck, enroll_images, read_cards
@@ -128,18 +129,40 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
 
 
 def standin_deck(name: str) -> tuple[EnrolledDeck, Callable[[str], Any], list[str]]:
-    """The enrolled stand-in deck, its face source, and its card ids."""
-    spec = DECKS[name]
-    faces = standin_faces()
-    images = {c.id: faces(c.id) for c in spec.cards}
-    images["back"] = faces(f"{name}:back")
-    deck = enroll_images(
-        name,
-        images,
-        sizes_mm={c.id: c.size_mm for c in spec.cards},
-        counts={c.id: c.count for c in spec.cards},
-    )
-    return deck, faces, list(spec.ids)
+    """An enrolled bench deck, its face source and its card ids: one of our stand-in decks
+    (agi, chaos, adler, rg) or third-party art (``bench.card_art``)."""
+    if name in DECKS:
+        spec = DECKS[name]
+        faces = standin_faces()
+        images = {c.id: faces(c.id) for c in spec.cards}
+        images["back"] = faces(f"{name}:back")
+        deck = enroll_images(
+            name,
+            images,
+            sizes_mm={c.id: c.size_mm for c in spec.cards},
+            counts={c.id: c.count for c in spec.cards},
+        )
+        return deck, faces, list(spec.ids)
+    art = card_art.faces(name)
+    ids = sorted(k for k in art if not k.endswith(":back"))
+    images = {k: art[k] for k in ids}
+    images["back"] = art[f"{name}:back"]
+    sizes = {k: (art[k].shape[1] / 5.0, art[k].shape[0] / 5.0) for k in ids}
+    return enroll_images(name, images, sizes_mm=sizes), art.__getitem__, ids
+
+
+def _calibrated_scale(rendered: RenderedScene) -> Callable[[float, float], float]:
+    """What the table calibration gives the reader: the image scale at each pixel."""
+    to_table = np.linalg.inv(rendered.table_to_image)
+
+    def scale(x: float, y: float) -> float:
+        p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_table)[0, 0]
+        q = cv2.perspectiveTransform(
+            np.array([[p, p + [10.0, 0.0], p + [0.0, 10.0]]], np.float64), rendered.table_to_image
+        )[0]
+        return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 20)
+
+    return scale
 
 
 def run(
@@ -157,7 +180,7 @@ def run(
         scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
         rendered = render_scene(scene, rng)
         start = time.perf_counter()
-        readings = read_cards(rendered.image, deck)
+        readings = read_cards(rendered.image, deck, px_per_mm=_calibrated_scale(rendered))
         tally.times.append(time.perf_counter() - start)
         score_scene(rendered, readings, tally)
     if verbose:
@@ -169,13 +192,18 @@ def run(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cards", description=__doc__)
     parser.add_argument("--scenes", type=int, default=200)
-    parser.add_argument("--deck", default="agi", help="agi, chaos, adler, rg or all")
+    parser.add_argument(
+        "--deck",
+        default="agi",
+        help="comma-separated: agi, chaos, adler, rg, oc-bordered, oc-ornamental, oc-simple, "
+        "oc-white, heruka; 'all' for every one",
+    )
     parser.add_argument("--size", default="2304x1296", help="1280x720, 2304x1296 or both")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("-v", "--verbose", action="store_true", help="list the errors")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    decks = list(DECKS) if args.deck == "all" else args.deck.split(",")
+    decks = [*DECKS, *card_art.DECK_NAMES] if args.deck == "all" else args.deck.split(",")
     sizes = list(SIZES) if args.size == "both" else [args.size]
     for name in decks:
         deck, faces, ids = standin_deck(name)

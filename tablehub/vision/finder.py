@@ -335,36 +335,83 @@ class CornerHypothesis:
     landscape: bool  # the corner's first clockwise edge is a long side
 
 
-def corner_hypotheses(
-    blob: Blob, card_mm: tuple[float, float], px_per_mm: float
-) -> list[CornerHypothesis]:
-    """Card hypotheses from the convex, roughly square corners of ``blob``."""
-    poly = blob.polygon
+def _convex_corners(poly: Array, min_long: float) -> list[tuple[int, Array, Array, float, float]]:
+    """Convex, roughly square corners of a polygon: (index, u, w, |u edge|, |w edge|) with
+    unit edge directions ordered clockwise on screen (u x w > 0).  One of the two edges
+    may be short (a fan shows only a sliver of the next card's side): its direction is then
+    taken square to the long one."""
     n = len(poly)
-    if n < 4:
-        return []
-    short, long_ = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
     orient = 1.0 if cv2.contourArea(poly.astype(np.float32), oriented=True) > 0 else -1.0
-    out: list[CornerHypothesis] = []
+    out = []
     for i in range(n):
         v, prev, nxt = poly[i], poly[i - 1], poly[(i + 1) % n]
         e_in, e_out = nxt - v, prev - v
         la, lb = float(np.linalg.norm(e_in)), float(np.linalg.norm(e_out))
-        if min(la, lb) < 0.2 * short:
-            continue
-        cos = float(e_in @ e_out) / (la * lb)
-        if abs(cos) > math.cos(math.radians(55)):
+        if max(la, lb) < min_long or min(la, lb) < 3.0:
             continue
         cross = float(e_in[0] * e_out[1] - e_in[1] * e_out[0])
         if cross * orient < 0:  # concave corner: two cards crossing
             continue
-        # Clockwise on screen: the first edge goes to the vertex where the interior is on
-        # the right; pick the edge order that makes the corner sequence clockwise.
         u, w = e_in / la, e_out / lb
+        if min(la, lb) < 0.2 * min_long / 0.25:
+            # Square the short edge to the long one, on its side.
+            if la >= lb:
+                w = np.array([-u[1], u[0]]) * np.sign(u[0] * w[1] - u[1] * w[0] or 1.0)
+            else:
+                u = np.array([w[1], -w[0]]) * np.sign(u[0] * w[1] - u[1] * w[0] or 1.0)
+        elif abs(float(u @ w)) > math.cos(math.radians(55)):
+            continue
         if u[0] * w[1] - u[1] * w[0] < 0:
-            u, w = w, u
+            u, w, la, lb = w, u, lb, la
+        out.append((i, u, w, la, lb))
+    return out
+
+
+def corner_hypotheses(
+    blob: Blob, card_mm: tuple[float, float], px_per_mm: float
+) -> list[CornerHypothesis]:
+    """Card hypotheses from the convex, roughly square corners of ``blob``: the corner as
+    the card's top-left, upright (portrait) and turned a quarter (landscape)."""
+    poly = blob.polygon
+    if len(poly) < 4:
+        return []
+    short, long_ = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+    out: list[CornerHypothesis] = []
+    for i, u, w, _, _ in _convex_corners(poly, 0.25 * short):
+        v = poly[i]
         for landscape in (False, True):
             a, b = (long_, short) if landscape else (short, long_)
             quad = np.array([v, v + a * u, v + a * u + b * w, v + b * w])
             out.append(CornerHypothesis(quad, landscape))
+    return out
+
+
+def side_hypotheses(blob: Blob, aspects: Sequence[float]) -> list[Array]:
+    """Whole cards from one whole side seen in a blob: an edge between two square corners
+    (the top card of a pile or fan, two cards touching).  The side is taken as the card's
+    short side and as its long side; the identifier keeps what matches."""
+    poly = blob.polygon
+    n = len(poly)
+    if n < 4:
+        return []
+    corners = {i: (u, w) for i, u, w, _, _ in _convex_corners(poly, 10.0)}
+    out: list[Array] = []
+    for i in corners:
+        j = (i + 1) % n
+        if j not in corners:
+            continue
+        p, q = poly[i], poly[j]
+        side = q - p
+        length = float(np.linalg.norm(side))
+        if length < 20:
+            continue
+        # The card lies on the side of the edge where both corners' other edges go.
+        normal = np.array([-side[1], side[0]]) / length
+        inward = corners[i][0] + corners[i][1] + corners[j][0] + corners[j][1]
+        if float(normal @ inward) < 0:
+            normal = -normal
+        for aspect in aspects:
+            for depth in (length * aspect, length / aspect):
+                quad = np.array([p, q, q + depth * normal, p + depth * normal])
+                out.append(_order_clockwise(quad))
     return out
