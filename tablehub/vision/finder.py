@@ -215,6 +215,9 @@ def _opened(bridged: Array, outer: Sequence[Array], min_side: float) -> list[Arr
 
 def iou(a: Array, b: Array) -> float:
     """Intersection over union of two convex polygons."""
+    amin, amax, bmin, bmax = a.min(0), a.max(0), b.min(0), b.max(0)
+    if (amin > bmax).any() or (bmin > amax).any():
+        return 0.0  # bounding boxes apart: the common, cheap case
     inter, _ = cv2.intersectConvexConvex(
         a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)
     )
@@ -246,13 +249,14 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     contours = list(contours) + list(outer) + _opened(bridged, outer, min_side)
     dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
     min_area = min_side * min_side * ASPECT_RANGE[0] * 0.8
+    max_area = 0.25 * work.shape[0] * work.shape[1]
     quads: list[tuple[float, Array]] = []
     blobs: list[Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        if hull_area < min_area:
+        if hull_area < min_area or hull_area > max_area:
             continue
         peri = cv2.arcLength(contour, True)
         approx = cv2.approxPolyDP(contour, 0.025 * peri, True).reshape(-1, 2).astype(np.float64)
@@ -277,10 +281,7 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     # outlines that differ more (a card's printed frame, a card lying on a bigger card)
     # are all kept; the identifier chooses among them.
     quads.sort(key=lambda q: -q[0])
-    kept: list[Array] = []
-    for _, quad in quads:
-        if all(iou(quad, other) < 0.85 for other in kept):
-            kept.append(quad)
+    kept = _suppress([q for _, q in quads], 0.85)
     outlines = tuple(Outline(q * scale) for q in kept)
     # A blob worth reading is bigger than one card (a pile, a fan, a hand over cards).
     if quads:
@@ -290,20 +291,39 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     return Found(outlines=outlines, blobs=tuple(blobs), scale=scale)
 
 
+def _suppress(polygons: Sequence[Array], limit: float) -> list[Array]:
+    """Keep each polygon unless it overlaps an earlier kept one by IoU >= ``limit``."""
+    kept: list[Array] = []
+    boxes = np.zeros((len(polygons), 4))
+    for poly in polygons:
+        box = np.concatenate([poly.min(0), poly.max(0)])
+        if kept:
+            k = boxes[: len(kept)]
+            near = np.nonzero(
+                (k[:, 0] <= box[2])
+                & (box[0] <= k[:, 2])
+                & (k[:, 1] <= box[3])
+                & (box[1] <= k[:, 3])
+            )[0]
+            if any(iou(poly, kept[i]) >= limit for i in near):
+                continue
+        boxes[len(kept)] = box
+        kept.append(poly)
+    return kept
+
+
 def _distinct_blobs(blobs: list[Blob], outlines: tuple[Outline, ...]) -> list[Blob]:
     """Drop blobs that are just one outline seen again (the other side of its edge)."""
     out: list[Blob] = []
+    hulls: list[Array] = []
     for blob in sorted(blobs, key=lambda b: -b.area):
-        hull = cv2.convexHull(blob.polygon.astype(np.float32))
-        if any(iou(hull.reshape(-1, 2), o.corners) > 0.8 for o in outlines):
+        hull = cv2.convexHull(blob.polygon.astype(np.float32)).reshape(-1, 2)
+        if any(iou(hull, o.corners) > 0.8 for o in outlines):
             continue
-        if any(
-            iou(hull.reshape(-1, 2), cv2.convexHull(b.polygon.astype(np.float32)).reshape(-1, 2))
-            > 0.9
-            for b in out
-        ):
+        if any(iou(hull, h) > 0.9 for h in hulls):
             continue
         out.append(blob)
+        hulls.append(hull)
     return out
 
 

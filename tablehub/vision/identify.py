@@ -58,6 +58,7 @@ class Thresholds:
     full_sure_margin: float = 0.15
     corner_min: float = 0.82
     corner_margin: float = 0.28
+    glance_min: float = 0.5  # blurred look-alike needed before a quadrilateral is examined
     shortlist: int = 8  # cards (by whole-card score) whose index corners are compared
 
 
@@ -171,10 +172,12 @@ def describe_full(card: Array) -> tuple[Array, Array]:
 
 
 def describe_coarse(card: Array) -> Array:
-    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out."""
+    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out.  The
+    same from any size of straight card image."""
     h, w = card.shape[:2]
     ix, iy = int(w * FULL_INSET), int(h * FULL_INSET)
-    g = cv2.GaussianBlur(_grey(card[iy : h - iy, ix : w - ix]), (0, 0), 4)
+    g = cv2.resize(_grey(card[iy : h - iy, ix : w - ix]), (40, 56), interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(g, (0, 0), 1.2)
     return _unit(cv2.resize(g, COARSE_SIZE, interpolation=cv2.INTER_AREA))
 
 
@@ -184,17 +187,19 @@ def corner_template(card: Array) -> tuple[Array, Array]:
     return _unit(_grey(patch)), _chroma(patch, (2, 3), _paper(card))
 
 
-def corner_windows(card: Array, step: int) -> tuple[Array, Array]:
+def corner_windows(card: Array, step: int, area: Array | None = None) -> tuple[Array, Array]:
     """Every template-sized window of a canonical card's top-left search area (unit rows),
-    and the search area's chroma."""
+    and the search area's chroma.  ``area``: that search area alone, already cut out (a
+    card seen only by its corner), its paper colour taken from itself."""
     th, tw = _template_shape()
-    area = _grey(_box(card, CORNER_SEARCH)).astype(np.float32)
-    windows = np.lib.stride_tricks.sliding_window_view(area, (th, tw))[::step, ::step]
+    region = _box(card, CORNER_SEARCH) if area is None else area
+    paper = _paper(card) if area is None else _paper(area)
+    grey = _grey(region).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (th, tw))[::step, ::step]
     rows = _unit_rows(windows.reshape(-1, th * tw))
     # The chroma of the centred window stands for all of them (colour is coarse anyway).
-    cy, cx = (area.shape[0] - th) // 2, (area.shape[1] - tw) // 2
-    ccard = _box(card, CORNER_SEARCH)[cy : cy + th, cx : cx + tw]
-    return rows, _chroma(ccard, (2, 3), _paper(card))
+    cy, cx = (grey.shape[0] - th) // 2, (grey.shape[1] - tw) // 2
+    return rows, _chroma(region[cy : cy + th, cx : cx + tw], (2, 3), paper)
 
 
 def _template_shape() -> tuple[int, int]:
@@ -209,6 +214,15 @@ def rectify(image: Array, corners: Array, size: tuple[int, int] = CANON) -> Arra
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
     out: Array = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
+    return out
+
+
+def _warp_part(image: Array, corners: Array, size: tuple[int, int]) -> Array:
+    """The top-left ``size`` pixels of ``rectify(image, corners)``, warping only those."""
+    w, h = CANON
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    out: Array = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR)
     return out
 
 
@@ -335,10 +349,12 @@ def _best(
     return top, best, float(min(0.5, p.min()))
 
 
-def _corner_scores(card: Array, deck: EnrolledDeck, rows: Array, step: int) -> Array:
+def _corner_scores(
+    card: Array, deck: EnrolledDeck, rows: Array, step: int, area: Array | None = None
+) -> Array:
     """Best correlation of each enrolled index template (``rows``) anywhere in the card's
     top-left search area, less the chroma penalty."""
-    windows, chroma = corner_windows(card, step)
+    windows, chroma = corner_windows(card, step, area)
     grey = (windows @ deck.corner[rows].T).max(axis=0)
     diff = np.abs(deck.chroma_corner[rows] - chroma[None, :]).mean(-1)
     out: Array = grey - CHROMA_WEIGHT * diff
@@ -350,6 +366,12 @@ def _match_outline(
 ) -> tuple[_Match, Array]:
     """Whole card in both upright orientations, then the index corners of a shortlist."""
     quads = [np.roll(corners, -turn, axis=0) for turn in (0, 2)]
+    # A quick look first: most quadrilaterals in a frame that are not cards (tiles, notes,
+    # a tablecloth's pattern) look like no enrolled card even blurred.
+    glance = rectify(image, corners, (CANON[0] // 4, CANON[1] // 4))
+    coarse = [describe_coarse(glance), describe_coarse(glance[::-1, ::-1])]
+    if float((np.stack(coarse) @ deck.coarse.T).max()) < t.glance_min:
+        return _Match(None, -1.0, 0.0), quads[0]
     canons = [rectify(image, q) for q in quads]
     descs = [describe_full(c) for c in canons]
     back = _match_back(canons, deck)
@@ -392,9 +414,17 @@ def _match_back(canons: list[Array], deck: EnrolledDeck) -> _Match | None:
 
 
 def _match_corner(image: Array, quad: Array, deck: EnrolledDeck, t: Thresholds) -> _Match:
-    canon = rectify(image, quad)
-    rows = np.arange(len(deck.labels))
-    s = _corner_scores(canon, deck, rows, 2)
+    # Only the top-left search area is needed: warp just that part of the card.
+    w, h = CANON
+    x1, y1 = CORNER_SEARCH[2], CORNER_SEARCH[3]
+    area = _warp_part(image, quad, (round(w * x1), round(h * y1)))
+    # Shortlist by a coarse search (every third position), then search finely.
+    every = np.arange(len(deck.labels))
+    coarse = _corner_scores(area, deck, every, 5, area)
+    per_label = coarse.reshape(-1, deck.variants).max(axis=1)
+    top = np.argsort(-per_label)[: 2 * t.shortlist]
+    rows = (top[:, None] * deck.variants + np.arange(deck.variants)[None, :]).ravel()
+    s = _corner_scores(area, deck, rows, 1, area)
     label, score, margin = _best(s, rows, deck, deck.self_corner)
     if score >= t.corner_min and margin >= t.corner_margin and deck.corner_ok.get(label, False):
         return _Match(label, score, margin)

@@ -250,9 +250,11 @@ def table_texture(kind: str, size: tuple[int, int], seed: int) -> Image:
         shade = 1.0 + 0.08 * _noise(rng, (h, w), 2)
     elif kind == "cloth":
         base = np.array(rng.choice([(80, 60, 140), (150, 150, 90), (110, 120, 160)]), np.float64)
+        # A woven tablecloth: fine threads (about 4 mm) with a soft check every 10 cm.
         xx, yy = np.meshgrid(np.arange(w), np.arange(h))
-        check = ((xx // 15 + yy // 15) % 2).astype(np.float64)
-        shade = 0.85 + 0.25 * check + 0.04 * _noise(rng, (h, w), 1)
+        weave = ((xx // 2 + yy // 2) % 2).astype(np.float64)
+        check = ((xx // 50 + yy // 50) % 2).astype(np.float64)
+        shade = 0.9 + 0.06 * weave + 0.08 * check + 0.03 * _noise(rng, (h, w), 1)
     else:
         raise ValueError(f"unknown table texture {kind!r}; expected one of {', '.join(TEXTURES)}")
     img = np.clip(shade[..., None] * base[None, None, :], 0, 255)
