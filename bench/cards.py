@@ -158,7 +158,8 @@ def _calibrated_scale(rendered: RenderedScene) -> Callable[[float, float], float
     def scale(x: float, y: float) -> float:
         p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_table)[0, 0]
         q = cv2.perspectiveTransform(
-            np.array([[p, p + [10.0, 0.0], p + [0.0, 10.0]]], np.float64), rendered.table_to_image
+            np.array([[p, p + np.array([10.0, 0.0]), p + np.array([0.0, 10.0])]], np.float64),
+            rendered.table_to_image,
         )[0]
         return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 20)
 

@@ -249,7 +249,7 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     contours = list(contours) + list(outer) + _opened(bridged, outer, min_side)
     dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
     min_area = min_side * min_side * ASPECT_RANGE[0] * 0.8
-    max_area = 0.25 * work.shape[0] * work.shape[1]
+    max_area = 0.9 * work.shape[0] * work.shape[1]
     quads: list[tuple[float, Array]] = []
     blobs: list[Blob] = []
     for contour in contours:
