@@ -468,6 +468,17 @@ def read_cards(
     the pixel position (``Calibration.px_per_mm`` at that point) -- sizes the cards that
     are read from a visible corner; without it their scale comes from the complete cards
     nearby, and a blob with none nearby is not read."""
+    return read_frame(image, deck, thresholds, px_per_mm)[0]
+
+
+def read_frame(
+    image: Array,
+    deck: EnrolledDeck,
+    thresholds: Thresholds | None = None,
+    px_per_mm: Scale | None = None,
+) -> tuple[list[CardReading], list[Array]]:
+    """``read_cards`` and the regions that hide the table (hands, piles, clutter): the
+    convex hulls (pixels) of every merged blob, for the tracker's "occluded" test."""
     t = thresholds or Thresholds()
     found = find_cards(image)
     scored: list[tuple[bool, float, CardReading]] = []
@@ -492,7 +503,8 @@ def read_cards(
             continue
         readings.extend(_read_blob(image, blob, deck, t, scales, px_per_mm, readings))
     _mark_duplicates(readings, deck)
-    return readings
+    hulls = [cv2.convexHull(b.polygon.astype(np.float32)).reshape(-1, 2) for b in found.blobs]
+    return readings, hulls
 
 
 def _scale_at(px_per_mm: Scale | None, x: float, y: float) -> float | None:
