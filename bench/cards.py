@@ -24,6 +24,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -70,6 +71,23 @@ class Tally:
         )
 
 
+def _attribute(reading: CardReading, rendered: RenderedScene) -> int:
+    """Which rendered card (1-based, 0: none) a reading is about: the card whose outline
+    the reading's outline matches (a card read whole, even if another lies on its middle),
+    else the card seen under the reading's probe points."""
+    if reading.complete:
+        best, best_d = 0, float("inf")
+        for k, truth in enumerate(rendered.cards, start=1):
+            side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
+            for turn in range(4):
+                d = float(np.abs(np.roll(truth.corners_px, turn, 0) - reading.corners).max())
+                if d < 0.25 * side and d < best_d:
+                    best, best_d = k, d
+        if best:
+            return best
+    return _probe_label(reading, rendered.labels)
+
+
 def _probe_label(reading: CardReading, labels: Any) -> int:
     """Which rendered card a reading sits on: the majority label under probe points."""
     q = reading.corners
@@ -97,7 +115,7 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
     outcome = ["abstain"] * len(truths)
     wrong_here = 0
     for r in readings:
-        k = _probe_label(r, rendered.labels)
+        k = _attribute(r, rendered)
         if k == 0:
             if r.card_id is not None:
                 wrong_here += 1
@@ -211,16 +229,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", default="2304x1296", help="1280x720, 2304x1296 or both")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("-v", "--verbose", action="store_true", help="list the errors")
+    parser.add_argument("--jobs", type=int, default=1, help="decks x sizes run in parallel")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
     decks = [*DECKS, *card_art.DECK_NAMES] if args.deck == "all" else args.deck.split(",")
     sizes = list(SIZES) if args.size == "both" else [args.size]
-    for name in decks:
-        deck, faces, ids = standin_deck(name)
-        for size in sizes:
-            tally = run(deck, faces, ids, args.scenes, size, args.seed, args.verbose)
-            print(tally.report(f"{name} @ {size}"), flush=True)
+    tasks = [(name, size, args.scenes, args.seed, args.verbose) for name in decks for size in sizes]
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for line in pool.imap_unordered(_task, tasks):
+                print(line, flush=True)
+    else:
+        for task in tasks:
+            print(_task(task), flush=True)
     return 0
+
+
+def _task(task: tuple[str, str, int, int, bool]) -> str:
+    name, size, scenes, seed, verbose = task
+    cv2.setNumThreads(1)
+    deck, faces, ids = standin_deck(name)
+    tally = run(deck, faces, ids, scenes, size, seed, verbose)
+    return tally.report(f"{name} @ {size}")
 
 
 if __name__ == "__main__":

@@ -56,8 +56,8 @@ class Thresholds:
     full_margin: float = 0.28  # normalised gap to every other card (0.5: a perfect match)
     full_sure: float = 0.8
     full_sure_margin: float = 0.15
-    corner_min: float = 0.82
-    corner_margin: float = 0.28
+    corner_min: float = 0.85
+    corner_margin: float = 0.3
     glance_min: float = 0.5  # blurred look-alike needed before a quadrilateral is examined
     shortlist: int = 8  # cards (by whole-card score) whose index corners are compared
 
@@ -565,6 +565,8 @@ def _read_blob(
     # Whole cards first: one whole side seen (the top card of a pile or fan).
     aspects = sorted({round(h / w, 2) for w, h in sizes})
     for quad in side_hypotheses(blob, aspects):
+        if _on_known(quad[0], known + out) and _on_known(quad[1], known + out):
+            continue  # a side of a card already read
         match, quad = _match_outline(image, quad, deck, t)
         if match.label is None or match.label == BACK:
             continue
@@ -573,6 +575,8 @@ def _read_blob(
             out.append(reading)
     hyps = [h for size in sizes for h in corner_hypotheses(blob, size, scale)]
     for hyp in hyps:
+        if _on_known(hyp.corners[0], known + out):
+            continue  # a corner of a card already read (or lying on one)
         match = _match_corner(image, hyp.corners, deck, t)
         if match.label is None or match.label == BACK:
             continue
@@ -581,6 +585,17 @@ def _read_blob(
             continue
         out.append(reading)
     return out
+
+
+def _on_known(point: Array, readings: list[CardReading], tolerance: float = 4.0) -> bool:
+    """Whether ``point`` lies on or inside a card already read whole."""
+    p = (float(point[0]), float(point[1]))
+    return any(
+        r.complete
+        and r.card_id is not None
+        and cv2.pointPolygonTest(r.corners.astype(np.float32), p, True) >= -tolerance
+        for r in readings
+    )
 
 
 def _already_seen(reading: CardReading, others: list[CardReading]) -> bool:
