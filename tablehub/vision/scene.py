@@ -18,6 +18,9 @@ It feeds the simulated camera, the game demos, the tests and the benchmarks::
                           # visible fraction, whether an index corner shows
     rendered.table_to_image   # 3x3 homography, table millimetres -> pixels
 
+    # the simulated camera: frame i shows scene_at(i)
+    camera = SimulatedCamera(2304, 1296, frame_source(lambda i: scene))
+
 Coordinates: the table is in millimetres, origin at one corner, x to the right and y away
 from the hub ("down" in a straight top view).  A card's ``angle_deg`` turns it clockwise
 in that view; its corners are reported top-left, top-right, bottom-right, bottom-left of
@@ -603,6 +606,17 @@ def _truth(
         visible=visible,
         index_visible=index_ok,
     )
+
+
+def frame_source(scene_at: Callable[[int], Scene], seed: int = 0) -> Callable[[int], Image]:
+    """A frame source for ``tablehub.devices.camera.SimulatedCamera``: frame ``index`` is
+    ``scene_at(index)`` rendered (noise seeded by ``seed`` and the index, so a replay is
+    identical).  A simulation moves cards by changing what ``scene_at`` returns."""
+
+    def source(index: int) -> Image:
+        return render_scene(scene_at(index), np.random.default_rng((seed, index))).image
+
+    return source
 
 
 # --- random scenes for tests and benchmarks -------------------------------------------------

@@ -67,3 +67,19 @@ def test_events_from_frames() -> None:
     log = [e for f in (_frame([other]), _frame([other], seed=4), _frame([other], seed=5))
            for e in watcher.process(f)]  # fmt: skip
     assert [(e.change, e.zone) for e in log] == [("removed", "trick")]
+
+
+def test_renderer_feeds_the_simulated_camera() -> None:
+    from tablehub.devices.camera import SimulatedCamera
+    from tablehub.vision.scene import frame_source
+
+    small = Camera(image_size=(640, 360), target_mm=(600, 450), px_per_mm=0.9)
+    scenes = [
+        Scene(faces=standin_faces(), cards=[CardPlacement("agi:bats-7", TRICK, 0)], camera=small),
+        Scene(faces=standin_faces(), cards=[], camera=small),
+    ]
+    with SimulatedCamera(640, 360, frame_source(lambda i: scenes[min(i, 1)], seed=2)) as cam:
+        first, second = cam.read(), cam.read()
+    assert first.shape == (360, 640, 3)
+    assert frame_source(lambda i: scenes[0], seed=2)(0).tobytes() == first.tobytes()
+    assert np.abs(first.astype(int) - second.astype(int)).mean() > 1  # the card went away
