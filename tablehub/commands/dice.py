@@ -62,6 +62,32 @@ def register(subparsers: Subparsers) -> None:
     read.add_argument("--json", action="store_true", help="print one JSON object")
     read.set_defaults(func=_read)
 
+    count = sub.add_parser(
+        "count",
+        help="count the pips of the dice in pictures",
+        description="Find every die in each picture, read it, tell its colour; cocked, "
+        "touching or unreadable dice are reported as such.",
+    )
+    count.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    count.add_argument("--json", action="store_true", help="one JSON object per image")
+    count.add_argument("--focal", type=float, help="focal length in pixels (calibration)")
+    count.add_argument("--camera-mm", type=float, help="lens height above the dice, mm")
+    count.add_argument("--die-mm", type=float, default=16.0, help="die edge, mm (default 16)")
+    count.set_defaults(func=_count)
+
+    stats = sub.add_parser(
+        "stats",
+        help="per-face counts and a chi-square fairness test per die colour",
+        description="Per-face counts of every logged roll and Pearson's chi-square test "
+        "against a fair die, per die colour.",
+    )
+    stats.add_argument(
+        "--source", choices=("tower", "camera", "all"), default="tower", help="which readings"
+    )
+    stats.add_argument("--log", type=Path, help="the roll log (default: in the data dir)")
+    stats.add_argument("--json", action="store_true")
+    stats.set_defaults(func=_stats)
+
     parser.set_defaults(func=lambda args: _no_action(parser))
 
 
@@ -104,7 +130,7 @@ def _tower_sim(args: argparse.Namespace) -> int:
     if args.camera:
         from tablehub.vision.dice_sim_reader import camera_reader
 
-        options.reader = camera_reader(args.seed)
+        options.reader = camera_reader(args.seed, args.cocked)
     return sim.VirtualTower(options).run()
 
 
@@ -148,4 +174,83 @@ def _read(args: argparse.Namespace) -> int:
             for d in event.dice
         ]
         print(f"{prefix}throw {event.throw_id} read {event.read}: {' '.join(parts)}")
+    return 0
+
+
+def _count(args: argparse.Namespace) -> int:
+    import cv2
+
+    from tablehub.vision.dice import count_dice
+    from tablehub.vision.dice_geometry import DiceCamera
+
+    if args.camera_mm is not None and args.camera_mm <= args.die_mm:
+        print("tablehub dice count: --camera-mm must be more than --die-mm", file=sys.stderr)
+        return 2
+    code = 0
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            print(f"tablehub dice count: {path}: not a readable image", file=sys.stderr)
+            code = 2
+            continue
+        camera = None
+        if args.focal and args.camera_mm:
+            h, w = image.shape[:2]
+            camera = DiceCamera(w, h, args.focal, args.camera_mm, args.die_mm)
+        dice = count_dice(image, camera)
+        if args.json:
+            print(json.dumps({"image": str(path), "dice": [d.to_json() for d in dice]}))
+        else:
+            words = [
+                f"{d.value} {d.colour}" if d.value is not None else f"{d.status} {d.colour}"
+                for d in dice
+            ]
+            print(f"{path}: {', '.join(words) if words else 'no dice'}")
+    return code
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from tablehub.config import ConfigError, load_config
+    from tablehub.devices.dice_tower_rolls import RollLog
+
+    path = args.log
+    if path is None:
+        try:
+            path = RollLog.default_path(load_config(args.config).data_dir)
+        except ConfigError as err:
+            print(f"tablehub dice stats: {err}", file=sys.stderr)
+            return 2
+    if not path.exists():
+        print(f"tablehub dice stats: no rolls logged yet ({path})", file=sys.stderr)
+        return 1
+    log = RollLog(path)
+    try:
+        results = log.fairness(None if args.source == "all" else args.source)
+    finally:
+        log.close()
+    if args.json:
+        rows = [
+            {
+                "colour": f.colour,
+                "counts": list(f.counts),
+                "rolls": f.rolls,
+                "chi_square": round(f.chi_square, 3),
+                "p_value": round(f.p_value, 4),
+                "verdict": f.verdict(),
+            }
+            for f in results
+        ]
+        print(json.dumps(rows))
+        return 0
+    if not results:
+        print("no stable dice logged yet")
+        return 0
+    faces = " ".join(f"{n:>5}" for n in range(1, 7))
+    print(f"{'colour':8} {faces} {'rolls':>6} {'chi2':>7} {'p':>7}  verdict")
+    for f in results:
+        counts = " ".join(f"{c:5d}" for c in f.counts)
+        print(
+            f"{f.colour:8} {counts} {f.rolls:6d} {f.chi_square:7.2f} {f.p_value:7.4f}"
+            f"  {f.verdict()}"
+        )
     return 0

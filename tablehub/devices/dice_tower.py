@@ -20,17 +20,22 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tablehub.devices import dice_tower_wire as wire
+from tablehub.devices.usb_ids import DICE_TOWER_UDEV_NAME, DICE_TOWER_USB_IDS
 from tablehub.observations import DiceEvent, DieReading
+
+if TYPE_CHECKING:
+    from tablehub.config import Config
+    from tablehub.devices.health import Check
 
 log = logging.getLogger(__name__)
 
-UDEV_NAME = "/dev/tablehub-dice"
 # (vendor, product): the reference tower (OpenMV Cam H7 Plus, pid.codes 1209:abd1) and a
-# Raspberry Pi Pico running MicroPython (2e8a:0005), the other board the firmware suits.
-TOWER_USB_IDS: tuple[tuple[int, int], ...] = ((0x1209, 0xABD1), (0x2E8A, 0x0005))
+# Raspberry Pi Pico running MicroPython (2e8a:0005); shared with the udev rule (usb_ids).
+UDEV_NAME = DICE_TOWER_UDEV_NAME
+TOWER_USB_IDS: tuple[tuple[int, int], ...] = DICE_TOWER_USB_IDS
 DEFAULT_BAUD = 115200
 
 HANDSHAKE_TIMEOUT = 5.0  # opening may reboot the board: wait this long for HELLO
@@ -593,3 +598,79 @@ def open_tower(port: str = "auto", baud: int = DEFAULT_BAUD) -> DiceTower:
     if not port:
         raise TowerError('dice_tower.port is empty: use "auto", a device path, or "sim"')
     return SerialDiceTower(port, baud)
+
+
+# --- the service and `tablehub doctor` -----------------------------------------------------
+
+
+def doctor_checks(config: Config, simulated: bool) -> list[Check]:
+    """The tower's handshake, versions and link counters; a virtual tower when simulated
+    (and then SIMULATED is said on the line)."""
+    from tablehub.devices.health import Check
+
+    port = "sim" if simulated else config.dice_tower.port
+    if port.startswith("/") and not os.path.exists(port):
+        return [
+            Check(
+                "dice tower",
+                False,
+                f"dice tower: {port} does not exist",
+                "plug the tower in; check the udev rule systemd/99-tablehub-dice.rules "
+                'or set dice_tower.port = "auto"',
+            )
+        ]
+    try:
+        tower = open_tower(port, config.dice_tower.baud)
+    except (TowerError, OSError) as err:
+        return [Check("dice tower", False, str(err), "check dice_tower.port in the config")]
+    try:
+        connected = isinstance(tower, SerialDiceTower) and tower.wait_connected(
+            HANDSHAKE_TIMEOUT + 1
+        )
+        if connected:
+            tower.identify(1)  # a command round trip, and the RTT from a PING
+            deadline = time.monotonic() + PING_INTERVAL + 1
+            while tower.status().counters.rtt_ms is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+        status = tower.status()
+    finally:
+        tower.close()
+    if not connected:
+        fix = {
+            "incompatible": "flash matching firmware (firmware/deploy.sh) or update tablehub",
+            "searching": "plug the tower in; check 'ls -l /dev/tablehub-dice' and the udev "
+            "rule systemd/99-tablehub-dice.rules; the service user needs the dialout group",
+        }.get(status.state, "power-cycle the tower; check the USB cable (data, not charge-only)")
+        return [Check("dice tower", False, status.line(), fix)]
+    return [Check("dice tower", True, status.line())]
+
+
+def make_feed(
+    config: Config, simulated: bool, transcript: Callable[[str], None]
+) -> Callable[[Callable[[Any], None]], Any] | None:
+    """The service's dice source: every throw the tower reads goes on the hub's queue, and
+    into the roll log for `tablehub dice stats`."""
+    import asyncio
+
+    if simulated and config.dice_tower.port != "sim":
+        return None  # simulated runs get a virtual tower only when the config asks for one
+    port = config.dice_tower.port
+
+    async def feed(post: Callable[[Any], None]) -> None:
+        from tablehub.devices.dice_tower_rolls import RollLog
+
+        tower = await asyncio.to_thread(open_tower, port, config.dice_tower.baud)
+        rolls = RollLog(RollLog.default_path(config.data_dir))
+        if tower.status().simulated or port == "sim":
+            transcript("dice tower: SIMULATED")
+        try:
+            while True:
+                event = await asyncio.to_thread(tower.next_throw, 0.5)
+                if event is not None:
+                    rolls.record(event)
+                    post(event)
+        finally:
+            rolls.close()
+            await asyncio.to_thread(tower.close)
+
+    return feed

@@ -42,7 +42,11 @@ class TowerLink:
         boot_id: int,
         major: int = wire.PROTOCOL_MAJOR,
         minor: int = wire.PROTOCOL_MINOR,
+        retx_first_ms: int = RETX_FIRST_MS,
+        retx_max_ms: int = RETX_MAX_MS,
     ) -> None:
+        self.retx_first_ms = retx_first_ms
+        self.retx_max_ms = retx_max_ms
         self.hello = wire.Hello(major, minor, boot_id, max_dice, caps, firmware, colours)
         self.decoder = wire.FrameDecoder()
         self.out = bytearray()
@@ -54,7 +58,7 @@ class TowerLink:
         self.last_settled_ms = 0
         self.acked = True
         self.next_retx_ms = 0
-        self.retx_interval = RETX_FIRST_MS
+        self.retx_interval = retx_first_ms
         self.next_heartbeat_ms = 0
         self.retransmits = 0
         self.host_seq = -1
@@ -107,7 +111,7 @@ class TowerLink:
         self.last_result = wire.Result(throw_id, read, 0, 0, dice)
         self.last_settled_ms = settled_ms if settled_ms >= 0 else now_ms
         self.acked = False
-        self.retx_interval = RETX_FIRST_MS
+        self.retx_interval = self.retx_first_ms
         self.next_retx_ms = now_ms + self.retx_interval
         if self.connected:
             self._send_result(now_ms, 0)
@@ -121,7 +125,7 @@ class TowerLink:
         if self.connected and not self.acked and now_ms - self.next_retx_ms >= 0:
             self.retransmits += 1
             self._send_result(now_ms, 0)
-            self.retx_interval = min(self.retx_interval * 2, RETX_MAX_MS)
+            self.retx_interval = min(self.retx_interval * 2, self.retx_max_ms)
             self.next_retx_ms = now_ms + self.retx_interval
 
     # --- receiving ---------------------------------------------------------------------
@@ -203,5 +207,5 @@ class TowerLink:
             flags = wire.FLAG_REPLAY | (wire.FLAG_ACKED if self.acked else 0)
             self._send_result(now_ms, flags)
             if not self.acked:
-                self.retx_interval = RETX_FIRST_MS
+                self.retx_interval = self.retx_first_ms
                 self.next_retx_ms = now_ms + self.retx_interval

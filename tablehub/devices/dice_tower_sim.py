@@ -322,7 +322,7 @@ class VirtualTower:
             self.unplug()
             time.sleep(seconds)  # unplugged: nothing else happens meanwhile
             self.plug()
-            self._say(f"replugged {self.pty_name}")
+            self._say(f"replugged {self.pty_name} {time.monotonic():.6f}")
             now = time.monotonic()
         self._check_host()
         if self.host_open and not self._muted(now):

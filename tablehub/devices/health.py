@@ -45,6 +45,7 @@ PROVIDERS: dict[str, str] = {
     "camera": "tablehub.devices.health:camera_checks",
     "panel": "tablehub.devices.health:panel_checks",
     "voice": "tablehub.devices.health:voice_checks",
+    "dice tower": "tablehub.devices.dice_tower:doctor_checks",
 }
 
 

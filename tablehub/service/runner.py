@@ -41,7 +41,9 @@ FeedMaker = Callable[[Config, bool, Callable[[str], None]], "Feed | None"]
 # simulated, transcript) and returns a Feed — a coroutine function that puts observations
 # on the hub's queue with ``post`` until cancelled — or None when not configured.  The dice
 # tower registers here: "dice": "tablehub.devices.dice_tower:make_feed".
-FEEDS: dict[str, str] = {}
+FEEDS: dict[str, str] = {
+    "dice": "tablehub.devices.dice_tower:make_feed",
+}
 
 
 @dataclass
@@ -57,6 +59,8 @@ class RunOptions:
     transcript: Callable[[str], None] = print
     pace: float = 0.05  # simulated players' reaction time
     save_frames: Path | None = None  # simulated: write the camera frames of each read card
+    # simulated: a game's own simulated table (camera, card reader, players) for the hub
+    simulation: Callable[[Hub, PanelHands | None], None] | None = None
 
 
 @dataclass
@@ -170,6 +174,9 @@ def _attach_camera(
     config: Config, opts: RunOptions, hub: Hub, game: str, hands: PanelHands | None
 ) -> None:
     reader: FrameReader | None = None
+    if opts.simulated and opts.simulation is not None:
+        opts.simulation(hub, hands)
+        return
     if opts.simulated and game == "high-card":
         from tablehub.service.sim_table import (
             MarkerCardReader,

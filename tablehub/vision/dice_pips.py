@@ -23,7 +23,7 @@ LAYOUTS = {
 MIN_OFFSET = 0.18  # pip offset from the face centre, in sides
 MAX_OFFSET = 0.36
 SHAPE_TOLERANCE = 0.09  # of the largest pip distance
-CENTRE_TOLERANCE = 0.12  # of the side
+CENTRE_TOLERANCE = 0.15  # of the side
 
 
 def _pair_distances(points: list[tuple[float, float]]) -> list[float]:
