@@ -57,6 +57,9 @@ class Tally:
     scenes_right: int = 0
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # The same per-card outcomes split: cards seen whole (nothing on them) and covered ones.
+    whole: list[int] = field(default_factory=lambda: [0, 0, 0])  # cards, correct, wrong
+    covered: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def report(self, title: str) -> str:
         n = max(self.cards, 1)
@@ -67,8 +70,15 @@ class Tally:
             f"({self.wrong}, of which {self.false_readings} with no card)  "
             f"abstain {100 * self.abstain / n:.3f}% | scenes right "
             f"{100 * self.scenes_right / max(self.scenes, 1):.2f}% | "
-            f"time/frame mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms"
+            f"time/frame mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms\n"
+            f"    seen whole: {self._split(self.whole)}; partly covered: "
+            f"{self._split(self.covered)}"
         )
+
+    @staticmethod
+    def _split(c: list[int]) -> str:
+        n = max(c[0], 1)
+        return f"{c[0]} cards, correct {100 * c[1] / n:.2f}%, wrong {100 * c[2] / n:.2f}%"
 
 
 def _attribute(reading: CardReading, rendered: RenderedScene) -> int:
@@ -138,14 +148,18 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
             )
     tally.scenes += 1
     scene_ok = wrong_here == 0
-    for ok, out in zip(readable, outcome, strict=True):
+    for ok, out, truth in zip(readable, outcome, truths, strict=True):
         if not ok:
             continue
         tally.cards += 1
+        split = tally.whole if truth.visible >= 0.97 else tally.covered
+        split[0] += 1
         if out == "correct":
             tally.correct += 1
+            split[1] += 1
         elif out == "wrong":
             tally.wrong += 1
+            split[2] += 1
             scene_ok = False
         else:
             tally.abstain += 1

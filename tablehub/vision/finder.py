@@ -19,7 +19,7 @@ it returns is in the full frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -406,6 +406,30 @@ def corner_hypotheses(
     return out
 
 
+def _straight_runs(poly: Array, corners: Mapping[int, object]) -> list[tuple[int, int]]:
+    """Pairs of square corners joined by a straight stretch of the outline (one polygon
+    edge, or a few whose inner vertices are shadow steps lying close to the line)."""
+    n = len(poly)
+    pairs = []
+    for i in corners:
+        for step in range(1, 5):
+            j = (i + step) % n
+            if j == i:
+                break
+            p, q = poly[i], poly[j]
+            d = q - p
+            length = float(np.linalg.norm(d))
+            if length < 1e-6:
+                break
+            inner = [poly[(i + k) % n] for k in range(1, step)]
+            off = [abs(float((v - p)[0] * d[1] - (v - p)[1] * d[0])) / length for v in inner]
+            if any(o > max(4.0, 0.03 * length) for o in off):
+                break
+            if j in corners:
+                pairs.append((i, j))
+    return pairs
+
+
 def side_hypotheses(blob: Blob, aspects: Sequence[float]) -> list[Array]:
     """Whole cards from one whole side seen in a blob: an edge between two square corners
     (the top card of a pile or fan, two cards touching).  The side is taken as the card's
@@ -416,10 +440,7 @@ def side_hypotheses(blob: Blob, aspects: Sequence[float]) -> list[Array]:
         return []
     corners = {i: (u, w) for i, u, w, _, _ in _convex_corners(poly, 10.0)}
     out: list[Array] = []
-    for i in corners:
-        j = (i + 1) % n
-        if j not in corners:
-            continue
+    for i, j in _straight_runs(poly, corners):
         p, q = poly[i], poly[j]
         side = q - p
         length = float(np.linalg.norm(side))
