@@ -10,12 +10,21 @@ its index corners shows whole.  Outcomes per readable card: *correct* (right id,
 reported face down), *wrong* (another id), *abstain* (reported without id, or not found).
 A reading with an id where there is no card, or on an unreadable card with a wrong id,
 also counts as wrong.  A scene is right when every readable card is correct and nothing
-is wrong.  Time is ``read_cards`` alone on one core (OpenCV set to one thread).
+is wrong.  Time is the CPU time of ``read_cards`` alone, on one thread (OpenCV and BLAS
+set to one thread), so other programs on the machine do not inflate it.  The reader gets
+the image scale a table calibration would give (``px_per_mm`` at each pixel).
 """
 
 from __future__ import annotations
 
+import os
+
+# One core: numpy's BLAS must not spread a frame over threads (set before numpy loads).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import argparse
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench import card_art
 from tablehub.vision.cardart import standin_faces
 from tablehub.vision.decks import DECKS
 from tablehub.vision.identify import CardReading, EnrolledDeck, enroll_images, read_cards
@@ -47,6 +57,9 @@ class Tally:
     scenes_right: int = 0
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # The same per-card outcomes split: cards seen whole (nothing on them) and covered ones.
+    whole: list[int] = field(default_factory=lambda: [0, 0, 0])  # cards, correct, wrong
+    covered: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def report(self, title: str) -> str:
         n = max(self.cards, 1)
@@ -57,8 +70,32 @@ class Tally:
             f"({self.wrong}, of which {self.false_readings} with no card)  "
             f"abstain {100 * self.abstain / n:.3f}% | scenes right "
             f"{100 * self.scenes_right / max(self.scenes, 1):.2f}% | "
-            f"time/frame mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms"
+            f"time/frame mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms\n"
+            f"    seen whole: {self._split(self.whole)}; partly covered: "
+            f"{self._split(self.covered)}"
         )
+
+    @staticmethod
+    def _split(c: list[int]) -> str:
+        n = max(c[0], 1)
+        return f"{c[0]} cards, correct {100 * c[1] / n:.2f}%, wrong {100 * c[2] / n:.2f}%"
+
+
+def _attribute(reading: CardReading, rendered: RenderedScene) -> int:
+    """Which rendered card (1-based, 0: none) a reading is about: the card whose outline
+    the reading's outline matches (a card read whole, even if another lies on its middle),
+    else the card seen under the reading's probe points."""
+    if reading.complete:
+        best, best_d = 0, float("inf")
+        for k, truth in enumerate(rendered.cards, start=1):
+            side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
+            for turn in range(4):
+                d = float(np.abs(np.roll(truth.corners_px, turn, 0) - reading.corners).max())
+                if d < 0.25 * side and d < best_d:
+                    best, best_d = k, d
+        if best:
+            return best
+    return _probe_label(reading, rendered.labels)
 
 
 def _probe_label(reading: CardReading, labels: Any) -> int:
@@ -88,7 +125,7 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
     outcome = ["abstain"] * len(truths)
     wrong_here = 0
     for r in readings:
-        k = _probe_label(r, rendered.labels)
+        k = _attribute(r, rendered)
         if k == 0:
             if r.card_id is not None:
                 wrong_here += 1
@@ -111,14 +148,18 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
             )
     tally.scenes += 1
     scene_ok = wrong_here == 0
-    for ok, out in zip(readable, outcome, strict=True):
+    for ok, out, truth in zip(readable, outcome, truths, strict=True):
         if not ok:
             continue
         tally.cards += 1
+        split = tally.whole if truth.visible >= 0.97 else tally.covered
+        split[0] += 1
         if out == "correct":
             tally.correct += 1
+            split[1] += 1
         elif out == "wrong":
             tally.wrong += 1
+            split[2] += 1
             scene_ok = False
         else:
             tally.abstain += 1
@@ -128,18 +169,41 @@ def score_scene(rendered: RenderedScene, readings: list[CardReading], tally: Tal
 
 
 def standin_deck(name: str) -> tuple[EnrolledDeck, Callable[[str], Any], list[str]]:
-    """The enrolled stand-in deck, its face source, and its card ids."""
-    spec = DECKS[name]
-    faces = standin_faces()
-    images = {c.id: faces(c.id) for c in spec.cards}
-    images["back"] = faces(f"{name}:back")
-    deck = enroll_images(
-        name,
-        images,
-        sizes_mm={c.id: c.size_mm for c in spec.cards},
-        counts={c.id: c.count for c in spec.cards},
-    )
-    return deck, faces, list(spec.ids)
+    """An enrolled bench deck, its face source and its card ids: one of our stand-in decks
+    (agi, chaos, adler, rg) or third-party art (``bench.card_art``)."""
+    if name in DECKS:
+        spec = DECKS[name]
+        faces = standin_faces()
+        images = {c.id: faces(c.id) for c in spec.cards}
+        images["back"] = faces(f"{name}:back")
+        deck = enroll_images(
+            name,
+            images,
+            sizes_mm={c.id: c.size_mm for c in spec.cards},
+            counts={c.id: c.count for c in spec.cards},
+        )
+        return deck, faces, list(spec.ids)
+    art = card_art.faces(name)
+    ids = sorted(k for k in art if not k.endswith(":back"))
+    images = {k: art[k] for k in ids}
+    images["back"] = art[f"{name}:back"]
+    sizes = {k: (art[k].shape[1] / 5.0, art[k].shape[0] / 5.0) for k in ids}
+    return enroll_images(name, images, sizes_mm=sizes), art.__getitem__, ids
+
+
+def _calibrated_scale(rendered: RenderedScene) -> Callable[[float, float], float]:
+    """What the table calibration gives the reader: the image scale at each pixel."""
+    to_table = np.linalg.inv(rendered.table_to_image)
+
+    def scale(x: float, y: float) -> float:
+        p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_table)[0, 0]
+        q = cv2.perspectiveTransform(
+            np.array([[p, p + np.array([10.0, 0.0]), p + np.array([0.0, 10.0])]], np.float64),
+            rendered.table_to_image,
+        )[0]
+        return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 20)
+
+    return scale
 
 
 def run(
@@ -156,9 +220,10 @@ def run(
     for _ in range(scenes):
         scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
         rendered = render_scene(scene, rng)
-        start = time.perf_counter()
-        readings = read_cards(rendered.image, deck)
-        tally.times.append(time.perf_counter() - start)
+        scale = _calibrated_scale(rendered)
+        start = time.process_time()  # CPU time of this one thread: other load does not count
+        readings = read_cards(rendered.image, deck, px_per_mm=scale)
+        tally.times.append(time.process_time() - start)
         score_scene(rendered, readings, tally)
     if verbose:
         for line in tally.errors[:40]:
@@ -169,20 +234,36 @@ def run(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cards", description=__doc__)
     parser.add_argument("--scenes", type=int, default=200)
-    parser.add_argument("--deck", default="agi", help="agi, chaos, adler, rg or all")
+    parser.add_argument(
+        "--deck",
+        default="agi",
+        help="comma-separated: agi, chaos, adler, rg, oc-bordered, oc-ornamental, oc-simple, "
+        "oc-white, heruka; 'all' for every one",
+    )
     parser.add_argument("--size", default="2304x1296", help="1280x720, 2304x1296 or both")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("-v", "--verbose", action="store_true", help="list the errors")
+    parser.add_argument("--jobs", type=int, default=1, help="decks x sizes run in parallel")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
-    decks = list(DECKS) if args.deck == "all" else args.deck.split(",")
+    decks = [*DECKS, *card_art.DECK_NAMES] if args.deck == "all" else args.deck.split(",")
     sizes = list(SIZES) if args.size == "both" else [args.size]
-    for name in decks:
-        deck, faces, ids = standin_deck(name)
-        for size in sizes:
-            tally = run(deck, faces, ids, args.scenes, size, args.seed, args.verbose)
-            print(tally.report(f"{name} @ {size}"), flush=True)
+    tasks = [(name, size, args.scenes, args.seed, args.verbose) for name in decks for size in sizes]
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for line in pool.imap_unordered(_task, tasks):
+                print(line, flush=True)
+    else:
+        for task in tasks:
+            print(_task(task), flush=True)
     return 0
+
+
+def _task(task: tuple[str, str, int, int, bool]) -> str:
+    name, size, scenes, seed, verbose = task
+    cv2.setNumThreads(1)
+    deck, faces, ids = standin_deck(name)
+    tally = run(deck, faces, ids, scenes, size, seed, verbose)
+    return tally.report(f"{name} @ {size}")
 
 
 if __name__ == "__main__":

@@ -1,1 +1,18 @@
-"""vision layer."""
+"""Vision: pure image -> observations (no camera, no clock; I/O only in ``storage``).
+
+Cards:
+
+* ``decks``       -- the stand-in decks of the four card games: card ids and printed properties
+* ``cardart``     -- our own card-face art drawn from that data
+* ``scene``       -- the table-scene renderer (frames + ground truth) for the simulated camera
+* ``calibration`` -- ArUco markers, pixel <-> table-mm homography, moved-camera check
+* ``zones``       -- trick area, discard piles, reveal spot, seats, in table millimetres
+* ``finder``      -- card outlines, merged blobs, corner and side hypotheses
+* ``identify``    -- enrolled decks, identification with abstention (``read_cards``)
+* ``enroll``      -- enrollment from a folder of images or a guided camera walk
+* ``tracker``     -- stable ``CardEvent`` s from frame-by-frame sightings
+* ``watch``       -- frames -> events: finder, identifier, calibration and tracker together
+* ``storage``     -- enrolled decks and the calibration in the data directory
+
+Dice: the ``dice*`` modules.
+"""

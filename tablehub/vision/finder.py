@@ -19,7 +19,7 @@ it returns is in the full frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,6 +215,9 @@ def _opened(bridged: Array, outer: Sequence[Array], min_side: float) -> list[Arr
 
 def iou(a: Array, b: Array) -> float:
     """Intersection over union of two convex polygons."""
+    amin, amax, bmin, bmax = a.min(0), a.max(0), b.min(0), b.max(0)
+    if (amin > bmax).any() or (bmin > amax).any():
+        return 0.0  # bounding boxes apart: the common, cheap case
     inter, _ = cv2.intersectConvexConvex(
         a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)
     )
@@ -246,13 +249,14 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     contours = list(contours) + list(outer) + _opened(bridged, outer, min_side)
     dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
     min_area = min_side * min_side * ASPECT_RANGE[0] * 0.8
+    max_area = 0.9 * work.shape[0] * work.shape[1]
     quads: list[tuple[float, Array]] = []
     blobs: list[Blob] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        if hull_area < min_area:
+        if hull_area < min_area or hull_area > max_area:
             continue
         peri = cv2.arcLength(contour, True)
         approx = cv2.approxPolyDP(contour, 0.025 * peri, True).reshape(-1, 2).astype(np.float64)
@@ -277,10 +281,7 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     # outlines that differ more (a card's printed frame, a card lying on a bigger card)
     # are all kept; the identifier chooses among them.
     quads.sort(key=lambda q: -q[0])
-    kept: list[Array] = []
-    for _, quad in quads:
-        if all(iou(quad, other) < 0.85 for other in kept):
-            kept.append(quad)
+    kept = _suppress([q for _, q in quads], 0.85)
     outlines = tuple(Outline(q * scale) for q in kept)
     # A blob worth reading is bigger than one card (a pile, a fan, a hand over cards).
     if quads:
@@ -290,20 +291,39 @@ def find_cards(image: Array, min_card_px: float = 40.0) -> Found:
     return Found(outlines=outlines, blobs=tuple(blobs), scale=scale)
 
 
+def _suppress(polygons: Sequence[Array], limit: float) -> list[Array]:
+    """Keep each polygon unless it overlaps an earlier kept one by IoU >= ``limit``."""
+    kept: list[Array] = []
+    boxes = np.zeros((len(polygons), 4))
+    for poly in polygons:
+        box = np.concatenate([poly.min(0), poly.max(0)])
+        if kept:
+            k = boxes[: len(kept)]
+            near = np.nonzero(
+                (k[:, 0] <= box[2])
+                & (box[0] <= k[:, 2])
+                & (k[:, 1] <= box[3])
+                & (box[1] <= k[:, 3])
+            )[0]
+            if any(iou(poly, kept[i]) >= limit for i in near):
+                continue
+        boxes[len(kept)] = box
+        kept.append(poly)
+    return kept
+
+
 def _distinct_blobs(blobs: list[Blob], outlines: tuple[Outline, ...]) -> list[Blob]:
     """Drop blobs that are just one outline seen again (the other side of its edge)."""
     out: list[Blob] = []
+    hulls: list[Array] = []
     for blob in sorted(blobs, key=lambda b: -b.area):
-        hull = cv2.convexHull(blob.polygon.astype(np.float32))
-        if any(iou(hull.reshape(-1, 2), o.corners) > 0.8 for o in outlines):
+        hull = cv2.convexHull(blob.polygon.astype(np.float32)).reshape(-1, 2)
+        if any(iou(hull, o.corners) > 0.8 for o in outlines):
             continue
-        if any(
-            iou(hull.reshape(-1, 2), cv2.convexHull(b.polygon.astype(np.float32)).reshape(-1, 2))
-            > 0.9
-            for b in out
-        ):
+        if any(iou(hull, h) > 0.9 for h in hulls):
             continue
         out.append(blob)
+        hulls.append(hull)
     return out
 
 
@@ -335,36 +355,104 @@ class CornerHypothesis:
     landscape: bool  # the corner's first clockwise edge is a long side
 
 
-def corner_hypotheses(
-    blob: Blob, card_mm: tuple[float, float], px_per_mm: float
-) -> list[CornerHypothesis]:
-    """Card hypotheses from the convex, roughly square corners of ``blob``."""
-    poly = blob.polygon
+def _convex_corners(poly: Array, min_long: float) -> list[tuple[int, Array, Array, float, float]]:
+    """Convex, roughly square corners of a polygon: (index, u, w, |u edge|, |w edge|) with
+    unit edge directions ordered clockwise on screen (u x w > 0).  One of the two edges
+    may be short (a fan shows only a sliver of the next card's side): its direction is then
+    taken square to the long one."""
     n = len(poly)
-    if n < 4:
-        return []
-    short, long_ = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
     orient = 1.0 if cv2.contourArea(poly.astype(np.float32), oriented=True) > 0 else -1.0
-    out: list[CornerHypothesis] = []
+    out = []
     for i in range(n):
         v, prev, nxt = poly[i], poly[i - 1], poly[(i + 1) % n]
         e_in, e_out = nxt - v, prev - v
         la, lb = float(np.linalg.norm(e_in)), float(np.linalg.norm(e_out))
-        if min(la, lb) < 0.2 * short:
-            continue
-        cos = float(e_in @ e_out) / (la * lb)
-        if abs(cos) > math.cos(math.radians(55)):
+        if max(la, lb) < min_long or min(la, lb) < 3.0:
             continue
         cross = float(e_in[0] * e_out[1] - e_in[1] * e_out[0])
         if cross * orient < 0:  # concave corner: two cards crossing
             continue
-        # Clockwise on screen: the first edge goes to the vertex where the interior is on
-        # the right; pick the edge order that makes the corner sequence clockwise.
         u, w = e_in / la, e_out / lb
+        if min(la, lb) < 0.2 * min_long / 0.25:
+            # Square the short edge to the long one, on its side.
+            if la >= lb:
+                w = np.array([-u[1], u[0]]) * np.sign(u[0] * w[1] - u[1] * w[0] or 1.0)
+            else:
+                u = np.array([w[1], -w[0]]) * np.sign(u[0] * w[1] - u[1] * w[0] or 1.0)
+        elif abs(float(u @ w)) > math.cos(math.radians(55)):
+            continue
         if u[0] * w[1] - u[1] * w[0] < 0:
-            u, w = w, u
+            u, w, la, lb = w, u, lb, la
+        out.append((i, u, w, la, lb))
+    return out
+
+
+def corner_hypotheses(
+    blob: Blob, card_mm: tuple[float, float], px_per_mm: float
+) -> list[CornerHypothesis]:
+    """Card hypotheses from the convex, roughly square corners of ``blob``: the corner as
+    the card's top-left, upright (portrait) and turned a quarter (landscape)."""
+    poly = blob.polygon
+    if len(poly) < 4:
+        return []
+    short, long_ = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+    out: list[CornerHypothesis] = []
+    for i, u, w, _, _ in _convex_corners(poly, 0.25 * short):
+        v = poly[i]
         for landscape in (False, True):
             a, b = (long_, short) if landscape else (short, long_)
             quad = np.array([v, v + a * u, v + a * u + b * w, v + b * w])
             out.append(CornerHypothesis(quad, landscape))
+    return out
+
+
+def _straight_runs(poly: Array, corners: Mapping[int, object]) -> list[tuple[int, int]]:
+    """Pairs of square corners joined by a straight stretch of the outline (one polygon
+    edge, or a few whose inner vertices are shadow steps lying close to the line)."""
+    n = len(poly)
+    pairs = []
+    for i in corners:
+        for step in range(1, 5):
+            j = (i + step) % n
+            if j == i:
+                break
+            p, q = poly[i], poly[j]
+            d = q - p
+            length = float(np.linalg.norm(d))
+            if length < 1e-6:
+                break
+            inner = [poly[(i + k) % n] for k in range(1, step)]
+            off = [abs(float((v - p)[0] * d[1] - (v - p)[1] * d[0])) / length for v in inner]
+            if any(o > max(4.0, 0.03 * length) for o in off):
+                break
+            if j in corners:
+                pairs.append((i, j))
+    return pairs
+
+
+def side_hypotheses(blob: Blob, aspects: Sequence[float]) -> list[Array]:
+    """Whole cards from one whole side seen in a blob: an edge between two square corners
+    (the top card of a pile or fan, two cards touching).  The side is taken as the card's
+    short side and as its long side; the identifier keeps what matches."""
+    poly = blob.polygon
+    n = len(poly)
+    if n < 4:
+        return []
+    corners = {i: (u, w) for i, u, w, _, _ in _convex_corners(poly, 10.0)}
+    out: list[Array] = []
+    for i, j in _straight_runs(poly, corners):
+        p, q = poly[i], poly[j]
+        side = q - p
+        length = float(np.linalg.norm(side))
+        if length < 20:
+            continue
+        # The card lies on the side of the edge where both corners' other edges go.
+        normal = np.array([-side[1], side[0]]) / length
+        inward = corners[i][0] + corners[i][1] + corners[j][0] + corners[j][1]
+        if float(normal @ inward) < 0:
+            normal = -normal
+        for aspect in aspects:
+            for depth in (length * aspect, length / aspect):
+                quad = np.array([p, q, q + depth * normal, p + depth * normal])
+                out.append(_order_clockwise(quad))
     return out

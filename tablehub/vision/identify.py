@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeAlias
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tablehub.vision.finder import Blob, corner_hypotheses, find_cards, iou
+from tablehub.vision.finder import Blob, corner_hypotheses, find_cards, iou, side_hypotheses
 
 Array = NDArray[Any]
 BACK = "back"
+Scale: TypeAlias = float | Callable[[float, float], float]  # px/mm, or px/mm at a pixel
 
 CANON = (160, 222)  # rectified card size in pixels (w, h), about 2.5 px/mm
 FULL_SIZE = (48, 68)  # whole-card grey thumbnail, softened to tolerate a loose outline
@@ -48,10 +49,16 @@ CHROMA_WEIGHT = 0.6
 class Thresholds:
     """When to believe a match (scores are correlations, 1.0 = identical)."""
 
-    full_min: float = 0.6
-    full_margin: float = 0.2  # normalised gap to every other card (0.5: a perfect match)
-    corner_min: float = 0.75
-    corner_margin: float = 0.25
+    # Calibrated on rendered scenes (bench.cards): no wrong reading was accepted there.
+    # A whole card is accepted when it matches well and clearly beats every rival, or
+    # matches less well (glare, a thumb on it) but beats every rival by a wide margin.
+    full_min: float = 0.65
+    full_margin: float = 0.28  # normalised gap to every other card (0.5: a perfect match)
+    full_sure: float = 0.8
+    full_sure_margin: float = 0.15
+    corner_min: float = 0.85
+    corner_margin: float = 0.3
+    glance_min: float = 0.5  # blurred look-alike needed before a quadrilateral is examined
     shortlist: int = 8  # cards (by whole-card score) whose index corners are compared
 
 
@@ -165,10 +172,12 @@ def describe_full(card: Array) -> tuple[Array, Array]:
 
 
 def describe_coarse(card: Array) -> Array:
-    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out."""
+    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out.  The
+    same from any size of straight card image."""
     h, w = card.shape[:2]
     ix, iy = int(w * FULL_INSET), int(h * FULL_INSET)
-    g = cv2.GaussianBlur(_grey(card[iy : h - iy, ix : w - ix]), (0, 0), 4)
+    g = cv2.resize(_grey(card[iy : h - iy, ix : w - ix]), (40, 56), interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(g, (0, 0), 1.2)
     return _unit(cv2.resize(g, COARSE_SIZE, interpolation=cv2.INTER_AREA))
 
 
@@ -178,17 +187,19 @@ def corner_template(card: Array) -> tuple[Array, Array]:
     return _unit(_grey(patch)), _chroma(patch, (2, 3), _paper(card))
 
 
-def corner_windows(card: Array, step: int) -> tuple[Array, Array]:
+def corner_windows(card: Array, step: int, area: Array | None = None) -> tuple[Array, Array]:
     """Every template-sized window of a canonical card's top-left search area (unit rows),
-    and the search area's chroma."""
+    and the search area's chroma.  ``area``: that search area alone, already cut out (a
+    card seen only by its corner), its paper colour taken from itself."""
     th, tw = _template_shape()
-    area = _grey(_box(card, CORNER_SEARCH)).astype(np.float32)
-    windows = np.lib.stride_tricks.sliding_window_view(area, (th, tw))[::step, ::step]
+    region = _box(card, CORNER_SEARCH) if area is None else area
+    paper = _paper(card) if area is None else _paper(area)
+    grey = _grey(region).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (th, tw))[::step, ::step]
     rows = _unit_rows(windows.reshape(-1, th * tw))
     # The chroma of the centred window stands for all of them (colour is coarse anyway).
-    cy, cx = (area.shape[0] - th) // 2, (area.shape[1] - tw) // 2
-    ccard = _box(card, CORNER_SEARCH)[cy : cy + th, cx : cx + tw]
-    return rows, _chroma(ccard, (2, 3), _paper(card))
+    cy, cx = (grey.shape[0] - th) // 2, (grey.shape[1] - tw) // 2
+    return rows, _chroma(region[cy : cy + th, cx : cx + tw], (2, 3), paper)
 
 
 def _template_shape() -> tuple[int, int]:
@@ -203,6 +214,15 @@ def rectify(image: Array, corners: Array, size: tuple[int, int] = CANON) -> Arra
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
     out: Array = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
+    return out
+
+
+def _warp_part(image: Array, corners: Array, size: tuple[int, int]) -> Array:
+    """The top-left ``size`` pixels of ``rectify(image, corners)``, warping only those."""
+    w, h = CANON
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    out: Array = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR)
     return out
 
 
@@ -273,12 +293,14 @@ def _variants(canon: Array) -> list[Array]:
     return out
 
 
-def _corner_distinct(deck: EnrolledDeck, limit: float = 0.8) -> dict[str, bool]:
+def _corner_distinct(deck: EnrolledDeck, limit: float = 0.985) -> dict[str, bool]:
     """A card can be read from its corner alone if no other card's corner is close."""
-    sim = _scores(deck.corner, deck.chroma_corner, deck.corner, deck.chroma_corner)
-    labels = np.array(deck.labels)
+    sharp = np.arange(len(deck.labels)) % deck.variants == 0  # as printed, not blurred
+    sim = _scores(deck.corner[sharp], deck.chroma_corner[sharp], deck.corner[sharp],
+                  deck.chroma_corner[sharp])  # fmt: skip
+    labels = np.array(deck.labels)[sharp]
     out: dict[str, bool] = {}
-    for label in set(deck.labels):
+    for label in set(labels):
         rows = labels == label
         others = labels != label
         best_other = float(sim[np.ix_(rows, others)].max()) if others.any() else -1.0
@@ -327,10 +349,12 @@ def _best(
     return top, best, float(min(0.5, p.min()))
 
 
-def _corner_scores(card: Array, deck: EnrolledDeck, rows: Array, step: int) -> Array:
+def _corner_scores(
+    card: Array, deck: EnrolledDeck, rows: Array, step: int, area: Array | None = None
+) -> Array:
     """Best correlation of each enrolled index template (``rows``) anywhere in the card's
     top-left search area, less the chroma penalty."""
-    windows, chroma = corner_windows(card, step)
+    windows, chroma = corner_windows(card, step, area)
     grey = (windows @ deck.corner[rows].T).max(axis=0)
     diff = np.abs(deck.chroma_corner[rows] - chroma[None, :]).mean(-1)
     out: Array = grey - CHROMA_WEIGHT * diff
@@ -342,6 +366,12 @@ def _match_outline(
 ) -> tuple[_Match, Array]:
     """Whole card in both upright orientations, then the index corners of a shortlist."""
     quads = [np.roll(corners, -turn, axis=0) for turn in (0, 2)]
+    # A quick look first: most quadrilaterals in a frame that are not cards (tiles, notes,
+    # a tablecloth's pattern) look like no enrolled card even blurred.
+    glance = rectify(image, corners, (CANON[0] // 4, CANON[1] // 4))
+    coarse = [describe_coarse(glance), describe_coarse(glance[::-1, ::-1])]
+    if float((np.stack(coarse) @ deck.coarse.T).max()) < t.glance_min:
+        return _Match(None, -1.0, 0.0), quads[0]
     canons = [rectify(image, q) for q in quads]
     descs = [describe_full(c) for c in canons]
     back = _match_back(canons, deck)
@@ -361,7 +391,9 @@ def _match_outline(
     o = int(np.unravel_index(int(np.argmax(combined)), combined.shape)[0])
     self_sim = 0.5 * deck.self_full + 0.5 * deck.self_corner
     label, score, margin = _best(combined[o], rows_a, deck, self_sim)
-    if score >= t.full_min and margin >= t.full_margin:
+    if (score >= t.full_min and margin >= t.full_margin) or (
+        score >= t.full_sure and margin >= t.full_sure_margin
+    ):
         return _Match(label, score, margin), quads[int(o)]
     return _Match(None, score, margin), quads[int(o)]
 
@@ -382,9 +414,17 @@ def _match_back(canons: list[Array], deck: EnrolledDeck) -> _Match | None:
 
 
 def _match_corner(image: Array, quad: Array, deck: EnrolledDeck, t: Thresholds) -> _Match:
-    canon = rectify(image, quad)
-    rows = np.arange(len(deck.labels))
-    s = _corner_scores(canon, deck, rows, 2)
+    # Only the top-left search area is needed: warp just that part of the card.
+    w, h = CANON
+    x1, y1 = CORNER_SEARCH[2], CORNER_SEARCH[3]
+    area = _warp_part(image, quad, (round(w * x1), round(h * y1)))
+    # Shortlist by a coarse search (every third position), then search finely.
+    every = np.arange(len(deck.labels))
+    coarse = _corner_scores(area, deck, every, 5, area)
+    per_label = coarse.reshape(-1, deck.variants).max(axis=1)
+    top = np.argsort(-per_label)[: 2 * t.shortlist]
+    rows = (top[:, None] * deck.variants + np.arange(deck.variants)[None, :]).ravel()
+    s = _corner_scores(area, deck, rows, 1, area)
     label, score, margin = _best(s, rows, deck, deck.self_corner)
     if score >= t.corner_min and margin >= t.corner_margin and deck.corner_ok.get(label, False):
         return _Match(label, score, margin)
@@ -420,13 +460,25 @@ def read_cards(
     image: Array,
     deck: EnrolledDeck,
     thresholds: Thresholds | None = None,
-    px_per_mm: float | None = None,
+    px_per_mm: Scale | None = None,
 ) -> list[CardReading]:
     """Every card found in a BGR frame, identified against ``deck``.
 
-    ``px_per_mm`` (from the table calibration) sizes the cards hypothesised from a visible
-    corner when no complete card is in view; otherwise their scale comes from the complete
-    cards nearby."""
+    ``px_per_mm`` -- the image scale from the table calibration, a number or a function of
+    the pixel position (``Calibration.px_per_mm`` at that point) -- sizes the cards that
+    are read from a visible corner; without it their scale comes from the complete cards
+    nearby, and a blob with none nearby is not read."""
+    return read_frame(image, deck, thresholds, px_per_mm)[0]
+
+
+def read_frame(
+    image: Array,
+    deck: EnrolledDeck,
+    thresholds: Thresholds | None = None,
+    px_per_mm: Scale | None = None,
+) -> tuple[list[CardReading], list[Array]]:
+    """``read_cards`` and the regions that hide the table (hands, piles, clutter): the
+    convex hulls (pixels) of every merged blob, for the tracker's "occluded" test."""
     t = thresholds or Thresholds()
     found = find_cards(image)
     scored: list[tuple[bool, float, CardReading]] = []
@@ -443,13 +495,24 @@ def read_cards(
         if all(iou(reading.corners, other.corners) < 0.4 for other in readings):
             readings.append(reading)
     scales = _side_scale(readings, deck)
-    card_area = _card_area(readings, px_per_mm, deck)
+    card_area = _card_area(
+        readings, _scale_at(px_per_mm, image.shape[1] / 2, image.shape[0] / 2), deck
+    )
     for blob in found.blobs:
         if card_area is None or not 1.1 * card_area <= blob.area <= 12 * card_area:
             continue
         readings.extend(_read_blob(image, blob, deck, t, scales, px_per_mm, readings))
     _mark_duplicates(readings, deck)
-    return readings
+    hulls = [cv2.convexHull(b.polygon.astype(np.float32)).reshape(-1, 2) for b in found.blobs]
+    return readings, hulls
+
+
+def _scale_at(px_per_mm: Scale | None, x: float, y: float) -> float | None:
+    if px_per_mm is None:
+        return None
+    if callable(px_per_mm):
+        return float(px_per_mm(x, y))
+    return float(px_per_mm)
 
 
 def _card_area(
@@ -470,7 +533,9 @@ def _card_area(
 
 
 def _reading(match: _Match, quad: Array, complete: bool, t: Thresholds) -> CardReading:
-    t_min, t_margin = (t.full_min, t.full_margin) if complete else (t.corner_min, t.corner_margin)
+    t_min, t_margin = (
+        (t.full_sure, t.full_sure_margin) if complete else (t.corner_min, t.corner_margin)
+    )
     conf = _confidence(match.score, match.margin, t_min, t_margin)
     if match.label == BACK:
         return CardReading(None, conf, quad, face_up=False, complete=complete)
@@ -483,21 +548,35 @@ def _read_blob(
     deck: EnrolledDeck,
     t: Thresholds,
     scales: list[tuple[Array, float]],
-    px_per_mm: float | None,
+    px_per_mm: Scale | None,
     known: list[CardReading],
 ) -> list[CardReading]:
     centre = blob.polygon.mean(0)
-    if scales:
+    calibrated = _scale_at(px_per_mm, float(centre[0]), float(centre[1]))
+    if calibrated:
+        scale = calibrated
+    elif scales:
         dists = [float(np.linalg.norm(c - centre)) for c, _ in scales]
         scale = scales[int(np.argmin(dists))][1]
-    elif px_per_mm:
-        scale = px_per_mm
     else:
         return []
     sizes = sorted(set(deck.sizes_mm.values())) or [(63.0, 88.0)]
-    hyps = [h for size in sizes for h in corner_hypotheses(blob, size, scale)]
     out: list[CardReading] = []
+    # Whole cards first: one whole side seen (the top card of a pile or fan).
+    aspects = sorted({round(h / w, 2) for w, h in sizes})
+    for quad in side_hypotheses(blob, aspects):
+        if _on_known(quad[0], known + out) and _on_known(quad[1], known + out):
+            continue  # a side of a card already read
+        match, quad = _match_outline(image, quad, deck, t)
+        if match.label is None or match.label == BACK:
+            continue
+        reading = _reading(match, quad, True, t)
+        if not _already_seen(reading, known + out):
+            out.append(reading)
+    hyps = [h for size in sizes for h in corner_hypotheses(blob, size, scale)]
     for hyp in hyps:
+        if _on_known(hyp.corners[0], known + out):
+            continue  # a corner of a card already read (or lying on one)
         match = _match_corner(image, hyp.corners, deck, t)
         if match.label is None or match.label == BACK:
             continue
@@ -506,6 +585,17 @@ def _read_blob(
             continue
         out.append(reading)
     return out
+
+
+def _on_known(point: Array, readings: list[CardReading], tolerance: float = 4.0) -> bool:
+    """Whether ``point`` lies on or inside a card already read whole."""
+    p = (float(point[0]), float(point[1]))
+    return any(
+        r.complete
+        and r.card_id is not None
+        and cv2.pointPolygonTest(r.corners.astype(np.float32), p, True) >= -tolerance
+        for r in readings
+    )
 
 
 def _already_seen(reading: CardReading, others: list[CardReading]) -> bool:

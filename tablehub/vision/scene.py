@@ -18,6 +18,9 @@ It feeds the simulated camera, the game demos, the tests and the benchmarks::
                           # visible fraction, whether an index corner shows
     rendered.table_to_image   # 3x3 homography, table millimetres -> pixels
 
+    # the simulated camera: frame i shows scene_at(i)
+    camera = SimulatedCamera(2304, 1296, frame_source(lambda i: scene))
+
 Coordinates: the table is in millimetres, origin at one corner, x to the right and y away
 from the hub ("down" in a straight top view).  A card's ``angle_deg`` turns it clockwise
 in that view; its corners are reported top-left, top-right, bottom-right, bottom-left of
@@ -250,9 +253,11 @@ def table_texture(kind: str, size: tuple[int, int], seed: int) -> Image:
         shade = 1.0 + 0.08 * _noise(rng, (h, w), 2)
     elif kind == "cloth":
         base = np.array(rng.choice([(80, 60, 140), (150, 150, 90), (110, 120, 160)]), np.float64)
+        # A woven tablecloth: fine threads (about 4 mm) with a soft check every 10 cm.
         xx, yy = np.meshgrid(np.arange(w), np.arange(h))
-        check = ((xx // 15 + yy // 15) % 2).astype(np.float64)
-        shade = 0.85 + 0.25 * check + 0.04 * _noise(rng, (h, w), 1)
+        weave = ((xx // 2 + yy // 2) % 2).astype(np.float64)
+        check = ((xx // 50 + yy // 50) % 2).astype(np.float64)
+        shade = 0.9 + 0.06 * weave + 0.08 * check + 0.03 * _noise(rng, (h, w), 1)
     else:
         raise ValueError(f"unknown table texture {kind!r}; expected one of {', '.join(TEXTURES)}")
     img = np.clip(shade[..., None] * base[None, None, :], 0, 255)
@@ -601,6 +606,17 @@ def _truth(
         visible=visible,
         index_visible=index_ok,
     )
+
+
+def frame_source(scene_at: Callable[[int], Scene], seed: int = 0) -> Callable[[int], Image]:
+    """A frame source for ``tablehub.devices.camera.SimulatedCamera``: frame ``index`` is
+    ``scene_at(index)`` rendered (noise seeded by ``seed`` and the index, so a replay is
+    identical).  A simulation moves cards by changing what ``scene_at`` returns."""
+
+    def source(index: int) -> Image:
+        return render_scene(scene_at(index), np.random.default_rng((seed, index))).image
+
+    return source
 
 
 # --- random scenes for tests and benchmarks -------------------------------------------------

@@ -140,6 +140,18 @@ def zones_from_config(
     return default_zones(width_mm, depth_mm, seats, overrides)
 
 
+def zones_from_overrides(
+    width_mm: float, depth_mm: float, seats: int, overrides: Iterable[object]
+) -> list[Zone]:
+    """Zones from already-checked configuration entries (objects with ``name`` and
+    ``polygon``, as ``tablehub.config.ZoneOverride``)."""
+    zones = [
+        Zone(str(getattr(o, "name")), tuple((float(x), float(y)) for x, y in getattr(o, "polygon")))  # noqa: B009
+        for o in overrides
+    ]
+    return default_zones(width_mm, depth_mm, seats, zones)
+
+
 def zone_of(point: Point, zones: Sequence[Zone]) -> str:
     """The name of the zone that ``point`` (table mm) lies in, or ``"table"``."""
     by_name = {z.name: z for z in zones}

@@ -1,0 +1,84 @@
+"""Frames in, stable card events out: the finder, identifier and tracker wired together.
+
+    watcher = CardWatcher(deck, calibration, zones)
+    for frame in camera:                      # BGR frames from tablehub.devices.camera
+        for event in watcher.process(frame):  # tablehub.observations.CardEvent
+            ...
+
+Positions are converted to table millimetres with the calibration (without one, pixel
+coordinates stand in and every zone is "table").  Regions covered by something that is not
+a readable card (a hand, an arm, a mug, a pile) are "occluded": a card last seen there is not
+declared removed while it is hidden, so a hand passing over the table produces no events.
+Pure: no camera, no clock; the caller feeds frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tablehub.observations import CardEvent
+from tablehub.vision.calibration import Calibration
+from tablehub.vision.identify import EnrolledDeck, Thresholds, read_frame
+from tablehub.vision.tracker import CardTracker, Sighting
+from tablehub.vision.zones import Zone
+
+Array = NDArray[Any]
+
+
+class CardWatcher:
+    def __init__(
+        self,
+        deck: EnrolledDeck,
+        calibration: Calibration | None,
+        zones: Sequence[Zone] = (),
+        *,
+        agree_frames: int = 3,
+        forget_frames: int = 3,
+        thresholds: Thresholds | None = None,
+    ) -> None:
+        self.deck = deck
+        self.calibration = calibration
+        self.thresholds = thresholds
+        self.tracker = CardTracker(
+            zones if calibration is not None else (),
+            agree_frames=agree_frames,
+            forget_frames=forget_frames,
+            match_mm=35.0 if calibration is not None else 60.0,
+        )
+
+    def _scale(self, x: float, y: float) -> float:
+        assert self.calibration is not None
+        p = self.calibration.to_table(np.array([[x, y]]))[0]
+        return self.calibration.px_per_mm((float(p[0]), float(p[1])))
+
+    def _to_mm(self, points_px: Array) -> Array:
+        if self.calibration is None:
+            return np.asarray(points_px, np.float64).reshape(-1, 2)
+        return self.calibration.to_table(points_px)
+
+    def process(self, frame: Array) -> list[CardEvent]:
+        """One frame: the events that became certain with it."""
+        scale = self._scale if self.calibration is not None else None
+        readings, covers = read_frame(frame, self.deck, self.thresholds, scale)
+        sightings = []
+        for r in readings:
+            centre = self._to_mm(np.array([r.centre]))[0]
+            sightings.append(
+                Sighting(r.card_id, r.face_up, r.confidence, (float(centre[0]), float(centre[1])))
+            )
+        hulls = [h.astype(np.float32).reshape(-1, 1, 2) for h in covers]
+        to_image = self.calibration.to_image if self.calibration is not None else None
+
+        def occluded(point_mm: tuple[float, float]) -> bool:
+            p = np.array([point_mm], np.float64)
+            px = to_image(p)[0] if to_image is not None else p[0]
+            return any(
+                cv2.pointPolygonTest(h, (float(px[0]), float(px[1])), False) >= 0 for h in hulls
+            )
+
+        return self.tracker.update(sightings, occluded)
