@@ -268,8 +268,16 @@ def _read_component(
     one = int(np.count_nonzero(fitter.silhouette(_start_for(camera, blob_centre), 0.0)))
     area = len(xs)
     if area <= SINGLE_MAX * one:
-        centre, yaw, _ = fitter.fit(_start_for(camera, blob_centre), "iou", YAWS)
-        centre, yaw, square = _snap(lab, camera, centre, yaw)
+        fit_centre, fit_yaw, _ = fitter.fit(_start_for(camera, blob_centre), "iou", YAWS)
+        side = camera.top_side_px
+        starts = [(fit_centre, fit_yaw), (blob_centre, fit_yaw)] + [
+            ((fit_centre[0] + dx * side, fit_centre[1] + dy * side), fit_yaw)
+            for dx, dy in ((0.3, 0), (-0.3, 0), (0, 0.3), (0, -0.3))
+        ]
+        for start, start_yaw in starts:  # a poor silhouette (dark sides, shadow): try around
+            centre, yaw, square = _snap(lab, camera, start, start_yaw)
+            if square:
+                break
         colour = _colour_of(hsv, lab, region, origin)
         if not square:
             return [DieRead(None, colour, "cocked", blob_centre, False, "no square top face")]
@@ -301,6 +309,7 @@ def _snap(
     scale = SNAP_PATCH / span
     ok = False
     previous = False
+    good: tuple[tuple[float, float], float] | None = None
     for _ in range(4):  # re-centre on what was found: a poor start still converges
         c, s_ = math.cos(yaw), math.sin(yaw)
         # patch (x, y) -> image: centre + R(yaw) @ ((x, y) - mid) / scale
@@ -342,10 +351,14 @@ def _snap(
         iy = to_image[1, 0] * px + to_image[1, 1] * py + to_image[1, 2]
         turn = math.radians(((angle + 45) % 90) - 45)
         centre, yaw = (float(ix), float(iy)), yaw + turn
-        if ok and previous:
-            break
+        if ok:
+            good = (centre, yaw)
+            if previous:
+                break
         previous = ok
-    return centre, yaw, ok
+    if good is not None:
+        return good[0], good[1], True
+    return centre, yaw, False
 
 
 def _square_region(
@@ -366,7 +379,7 @@ def _square_region(
         return None
     # pieces a row of big pips cut off the same face lie wholly within the face's square
     keep = [label]
-    half = 0.55 * size
+    half = 0.5 * size
     for other in range(1, n):
         if other == label:
             continue
@@ -585,6 +598,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     areas: list[float] = []
     pip_mask = np.zeros((s, s), dtype=bool)
     glare: list[tuple[float, float, float]] = []  # centre and radius, face units
+    hearts: list[NDArray[np.float32]] = []  # each pip's colour
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < 0.004 * s * s:
@@ -609,6 +623,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
             return None, "a mark that is not round"
         pips.append((cx, cy))
         areas.append(area)
+        hearts.append(colour)
         pip_mask |= blob
     if not pips:
         return None, "no pips"
@@ -628,12 +643,10 @@ def read_square(square: Image) -> tuple[int | None, str]:
     if grid is None:
         return None, "pips off the grid"
     pip_colour = np.median(lab[pip_mask & (diff >= np.percentile(diff[pip_mask], 60))], axis=0)
-    for i, (x, y) in enumerate(pips):
-        blob_colour = np.median(
-            lab[labels == labels[round((y + 0.5) * (s - 1)), round((x + 0.5) * (s - 1))]], axis=0
-        )
-        if i and float(np.sqrt(((blob_colour - pip_colour) ** 2).sum())) > 2 * PIP_ALIKE:
-            return None, "pips of different colours"
+    if not dark_pips and any(
+        float(np.sqrt(((c - pip_colour) ** 2).sum())) > PIP_ALIKE for c in hearts
+    ):
+        return None, "pips of different colours"  # a white glint among white pips
     # every empty grid point must look like body, not like a pip, and be free of glare:
     # either could hide a pip there
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
