@@ -4,16 +4,17 @@ tell its colour, and say "cocked" or "unreadable" rather than guess.
 How it stays honest:
 1. Dice are what differs from the (dark, matte) tray or mat: brighter, or another colour.
    Shadows are darker than the mat and so never count as dice.
-2. The picture is cut into faces along the dark bevels at the dice's rounded edges; a top
-   face is a face of the size and squareness a die lying flat shows at that place (the
-   camera model predicts it exactly, ``dice_geometry``).
-3. From each top face the whole silhouette of a flat die is predicted.  What the picture
-   shows beyond it (a leaning die's side, a die whose top face was not found) makes that
-   die "cocked" - or, where no top face explains a blob, one or more cocked or unreadable
-   dice.  Touching dice each keep their own top face and are read, flagged ``touching``.
-4. The top face is rectified to a square and its pips must sit on the 3 x 3 grid in one of
-   the six layouts, with every other grid point showing clean body colour (a glare spot or
-   a smudge there makes the die unreadable: it could hide a pip).
+2. Each blob is fitted with the silhouette of a die lying flat (the camera model predicts
+   it exactly, ``dice_geometry``), then the top face is "snapped": the region of the face's
+   own body colour, pips filled, must be one square of the size a flat die shows there.
+3. What the picture shows beyond the flat die's silhouette (a leaning die's other face)
+   makes the die "cocked".  Touching dice are cut apart along the dark seams of their
+   bevelled edges; each top face that snaps is read (flagged ``touching``) and whatever no
+   flat die explains is reported unreadable.
+4. The top face is rectified to a square.  Marks on it are pips (black on white dice,
+   white on coloured ones, alike, crisp) or glare (lighter, tinted, soft) which is set
+   aside.  The pips must sit on the 3 x 3 grid in one of the six layouts, and every empty
+   grid point must show clean body colour - or glare with no pip showing through it.
 Pure: an image in, readings out; no I/O.
 """
 
@@ -173,7 +174,6 @@ class _Fitter:
         self.origin = np.array(origin, dtype=np.float64)
         self.camera = camera
         self.canvas = np.zeros_like(region)
-        self.forbidden: Mask | None = None
 
     def silhouette(self, centre: tuple[float, float], yaw: float) -> Mask:
         outline = flat_outline(self.camera, centre, yaw) - self.origin
@@ -197,22 +197,11 @@ class _Fitter:
         excess = int(np.count_nonzero(self.region & (1 - grown))) / total
         return excess, deficit
 
-    def fit_score(self, centre: tuple[float, float], yaw: float) -> float:
-        """For one die among several: cover the blob, stay inside it, keep off others."""
-        sil = self.silhouette(centre, yaw)
-        total = int(np.count_nonzero(sil))
-        if total == 0:
-            return -1.0
-        inside = int(np.count_nonzero(sil & self.region))
-        score = (inside - 3 * (total - inside)) / total
-        if self.forbidden is not None:
-            score -= 3 * int(np.count_nonzero(sil & self.forbidden)) / total
-        return score
-
     def fit(
-        self, start: tuple[float, float], score_name: str, yaws: list[float]
+        self, start: tuple[float, float], yaws: list[float]
     ) -> tuple[tuple[float, float], float, float]:
-        score = self.iou if score_name == "iou" else self.fit_score
+        """The flat die (top-face centre, turn) whose silhouette best overlaps the blob."""
+        score = self.iou
         best = (start, 0.0, -9.0)
         for yaw in yaws:
             value = score(start, yaw)
@@ -268,7 +257,7 @@ def _read_component(
     one = int(np.count_nonzero(fitter.silhouette(_start_for(camera, blob_centre), 0.0)))
     area = len(xs)
     if area <= SINGLE_MAX * one:
-        fit_centre, fit_yaw, _ = fitter.fit(_start_for(camera, blob_centre), "iou", YAWS)
+        fit_centre, fit_yaw, _ = fitter.fit(_start_for(camera, blob_centre), YAWS)
         side = camera.top_side_px
         starts = [(fit_centre, fit_yaw), (blob_centre, fit_yaw)] + [
             ((fit_centre[0] + dx * side, fit_centre[1] + dy * side), fit_yaw)
