@@ -163,6 +163,7 @@ def _faces(lab: NDArray[np.float32], mask: Mask, side: float) -> Mask:
 # --- one blob of dice ---------------------------------------------------------------------
 
 FLAT_EXCESS = 0.03  # blob beyond the flat-die silhouette of its top face: a leaning die
+MORE_THAN_ONE = 0.3  # so much beyond it: another die is there too
 SINGLE_MAX = 1.45  # blob area / one flat die's silhouette area above which dice touch
 
 
@@ -271,6 +272,8 @@ def _read_component(
         if not square:
             return [DieRead(None, colour, "cocked", blob_centre, False, "no square top face")]
         excess, _deficit = fitter.mismatch(centre, yaw)
+        if excess > MORE_THAN_ONE:  # far more than one die's worth: dice in contact
+            return _read_touching(image, lab, hsv, region, faces, origin, camera, one)
         if excess > FLAT_EXCESS:
             why = f"{excess:.2f} beyond a flat die"
             return [DieRead(None, colour, "cocked", blob_centre, False, why)]
