@@ -10,9 +10,9 @@ $(STAMP): pyproject.toml scripts/bootstrap.sh scripts/debian-packages.txt
 
 setup: $(STAMP)
 
-## a simulated session through every device, with voice (WAV files when there is no speaker)
+## a whole game of Almost Got 'Im with the hub as Dealer at a simulated table (voice to WAV)
 demo: $(STAMP)
-	$(VENV)/bin/tablehub demo devices --transcript demo-transcript.txt
+	$(VENV)/bin/tablehub demo almost-got-im --transcript demo-transcript.txt
 
 ## every test
 test: $(STAMP)

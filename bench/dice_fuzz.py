@@ -89,6 +89,9 @@ class CorruptingTower(threading.Thread):
         self.done.set()
 
 
+QUICK_ARGS = ("--frames", "1000")  # for `python -m bench`
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=10_000)

@@ -16,6 +16,13 @@ import time
 
 from tablehub.devices.dice_tower import SpawnedSimTower
 
+QUICK_ARGS = (
+    "--throws",
+    "10",
+    "--replugs",
+    "2",
+)  # for `python -m bench`
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -22,6 +22,8 @@ from collections import Counter
 from tablehub.vision.dice import DieRead, count_dice
 from tablehub.vision.dice_render import CASES, DieTruth, random_scene, render
 
+QUICK_ARGS = ("--images", "100")  # for `python -m bench`
+
 
 def score(truth: list[DieTruth], reads: list[DieRead], reach: float) -> Counter[str]:
     out: Counter[str] = Counter()

@@ -42,7 +42,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000, help="bot games per table size")
     parser.add_argument("--playouts", type=int, default=1000, help="random playouts per size")
+    parser.add_argument("--quick", action="store_true", help="200 games and 100 playouts")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.playouts = 200, 100
     for players in (4, 5, 6):
         for options in ({}, {"extended": True, "ultimate_mission": True}):
             rate = playouts_per_second(players, dict(options), args.playouts)

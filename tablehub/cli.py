@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablehub.commands.dice",
     "tablehub.commands.run",
     "tablehub.commands.doctor",
+    "tablehub.commands.cards",
+    "tablehub.commands.calibrate",
 )
 
 

@@ -13,6 +13,9 @@ from tablehub.commands import Subparsers
 # game name -> "module:function"; the function takes DemoOptions and returns an exit code.
 DEMOS: dict[str, str] = {
     "devices": "tablehub.service.devices_demo:run_demo",
+    "chaos-in-gotham": "tablehub.service.chaos_demo:run_demo",
+    "get-adler": "tablehub.service.get_adler_demo:run_demo",
+    "almost-got-im": "tablehub.service.almost_got_im_demo:run_demo",
 }
 DEFAULT_DEMO = "devices"
 

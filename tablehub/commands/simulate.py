@@ -12,6 +12,7 @@ from tablehub.commands import Subparsers
 
 # game name -> "module:function"; see SimulateFunction for the signature.
 SIMULATORS: dict[str, str] = {
+    "almost-got-im": "tablehub.games.almost_got_im.simulate:simulate",
     "chaos-in-gotham": "tablehub.games.chaos_in_gotham.simulate:simulate",
     "get-adler": "tablehub.games.get_adler.simulate:simulate",
 }

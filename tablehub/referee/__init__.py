@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 REFEREES: dict[str, str] = {
     "high-card": "tablehub.referee.example:HighCardReferee",
     "get-adler": "tablehub.referee.get_adler:AdlerReferee",
+    "chaos-in-gotham": "tablehub.referee.chaos_in_gotham:ChaosReferee",
+    "almost-got-im": "tablehub.referee.almost_got_im:AgiReferee",
 }
 
 

@@ -16,8 +16,9 @@ What the camera reports, and what it means (zone names from ``TableLayout.zones`
   position must point at that seat too; when it does not, the table is asked on the panel
   whose card it is.  Face down, it is The Riddler's hidden card; its "flipped" event once
   everyone has played is the reveal;
-* Two-Face announces his 1<->10 swap on the panel ("declared", value "swap") on his turn,
-  before he lays the card, as the rulebook says ("announce it!").
+* Two-Face announces his 1<->10 swap on the panel on his turn, before he lays the card, as
+  the rulebook says ("announce it!"): a press of the knob while no question is open (a
+  ``declared`` event; from the web page it may carry seat and value "swap").
 
 Deals are not watched: once the villains are known, the hand deal is entered as unseen
 cards.  Any reading the engine cannot accept (a card already seen, an even card hidden by
@@ -27,6 +28,7 @@ Revokes are announced with the evidence the moment the proof exists.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from tablehub.games.base import CHANCE, Event, IllegalMove, Move
@@ -49,6 +51,9 @@ from tablehub.referee.chaos_table import TableLayout, default_layout
 
 DECK_PREFIX = "chaos:"
 ENGINE_OPTIONS = ("card_data",)
+# The stand-in deck (tablehub/vision/decks.py) calls the 15th location "loc-15" because its
+# copy of the map list has 14 names; the rulebook's 15th is Tricorner Yards.
+CAMERA_ALIASES = {"loc-15": "loc-tricorner-yards"}
 
 
 def parse_card(card_id: str | None) -> tuple[str, str] | None:
@@ -56,6 +61,7 @@ def parse_card(card_id: str | None) -> tuple[str, str] | None:
     if not card_id:
         return None
     name = card_id.removeprefix(DECK_PREFIX)
+    name = CAMERA_ALIASES.get(name, name)
     if name.startswith("villain-"):
         return "villain", name.removeprefix("villain-")
     if name.startswith("loc-"):
@@ -144,8 +150,13 @@ class ChaosReferee(Referee):
     def _moves(self, observation: Observation, moves: list[Move], key: str) -> list[Record]:
         reason = self._trial(moves)
         if reason is not None:
-            return self.reject(observation, reason, f"That does not fit: {reason}.", key)
+            public = f"That does not fit: {self._named(reason)}."
+            return self.reject(observation, reason, public, key)
         return [{"kind": "moves", "moves": moves}]
+
+    def _named(self, reason: str) -> str:
+        """An engine reason with seat numbers replaced by the players' names."""
+        return re.sub(r"seat (\d+)", lambda m: self.name(int(m.group(1))), reason)
 
     def _panel(self, event: PanelEvent) -> list[Record]:
         if self.phase == "choose_first" and event.request == "first":
@@ -166,11 +177,17 @@ class ChaosReferee(Referee):
 
     def _declared(self, event: PanelEvent) -> list[Record]:
         head = self._head()
+        if head is None:
+            return []
         seat = event.seat
-        value = event.value if isinstance(event.value, str) else ""
-        if head is None or seat is None:
+        if seat is None and head["step"] in ("play", "catwoman", "penguin"):
+            seat = head["seat"]  # the panel's knob pressed with no question open
+        if seat is None:
             return []
         ability = self.engine.villain_card(seat).ability if self.engine.villains[seat] else None
+        value = event.value if isinstance(event.value, str) else ""
+        if not value and ability == "swap-one-ten":
+            value = "swap"  # Two-Face presses the knob on his turn to announce the swap
         turn = head["step"] == "play" and head["seat"] == seat
         if value == "swap":
             if ability != "swap-one-ten" or not turn:
@@ -191,7 +208,8 @@ class ChaosReferee(Referee):
 
     def _card(self, event: CardEvent) -> list[Record]:
         zones = self.layout.zones
-        if event.change == "appeared":
+        # A card slid in from elsewhere ("moved") arrives like one laid down ("appeared").
+        if event.change in ("appeared", "moved"):
             if event.zone == zones["trick"]:
                 return self._trick_card(event)
             if event.zone == zones["location"]:
@@ -238,6 +256,11 @@ class ChaosReferee(Referee):
             public = "No trick card is due yet. Please take it back for now."
             return self.reject(event, why, public, key="trick", zone=event.zone)
         seat: int = head["seat"]
+        riddler = self.engine.villains[seat] == self.engine.data.villain_with("face-down-odd")
+        if not event.face_up and not riddler:
+            why = f"a face-down card from {self.name(seat)}, who is not The Riddler"
+            public = "Please turn that card face up: only The Riddler plays face down."
+            return self.reject(event, why, public, key="trick", zone=event.zone)
         if not event.face_up:
             move: Move = {"kind": "play", "player": seat, "card": None, "face_down": True}
             card_words = "the face-down card"
@@ -257,7 +280,7 @@ class ChaosReferee(Referee):
             card_words = f"the {words.card_words(self.engine.data, card)}"
         reason = self._trial([move])
         if reason is not None:
-            public = f"{self.name(seat)}'s card does not fit: {reason}."
+            public = f"{self.name(seat)}'s card does not fit: {self._named(reason)}."
             return self.reject(event, reason, public, key="trick", zone=event.zone)
         towards = self.layout.seat_towards(event.centre_mm)
         if towards == seat:

@@ -6,6 +6,11 @@ lay their card on their own side of the trick area, so the direction from the tr
 centre to the card points at the player.  A card too close to the centre points at nobody.
 
 Seats sit clockwise around the table (seat numbers grow clockwise), like the engine's.
+The default geometry is the vision layer's (``tablehub.vision.zones``): table millimetres
+with the hub at the middle of the ``y = 0`` edge, the location card on the reveal spot in
+front of the hub, the trump pile and Catwoman's discards on two of the discard piles, the
+trick in the centre, and seat areas ``seat-1`` ... ``seat-N`` clockwise from the hub's left
+(engine seat 0 is ``seat-1``).
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ DEFAULT_ZONES: dict[str, str] = {
     "trick": "trick",  # the middle of the table: the current trick
     "location": "reveal",  # the open location card
     "trump": "discard-1",  # the face-up trump pile
-    "discard": "discard-2",  # Catwoman's face-down discards
-    "seat": "seat-{seat}",  # each seat's area (villain cards lie there), 0-based seat
+    "discard": "discard-3",  # Catwoman's face-down discards
+    "seat": "seat-{number}",  # each seat's area (villain cards lie there); number = seat + 1
 }
+HUB_GAP_DEG = 50.0  # the hub's share of the table edge on each side (vision.zones)
 
 
 @dataclass(frozen=True)
@@ -30,9 +36,11 @@ class TableLayout:
     seats: tuple[tuple[float, float], ...]  # each seat's position, clockwise
     zones: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_ZONES))
     min_offset_mm: float = 12.0  # nearer the centre than this: direction unknown
+    # Where the simulated table lays things: "location", "trump", "discard" -> (x, y).
+    spots: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
     def seat_zone(self, seat: int) -> str:
-        return self.zones["seat"].format(seat=seat)
+        return self.zones["seat"].format(seat=seat, number=seat + 1)
 
     def seat_of_zone(self, zone: str) -> int | None:
         for seat in range(len(self.seats)):
@@ -58,7 +66,7 @@ class TableLayout:
 
         return min(range(len(self.seats)), key=gap)
 
-    def play_spot(self, seat: int, distance_mm: float = 70.0) -> tuple[float, float]:
+    def play_spot(self, seat: int, distance_mm: float = 90.0) -> tuple[float, float]:
         """Where a player at ``seat`` lays a card in the trick area."""
         angle = self.seat_angle(seat)
         return (
@@ -72,6 +80,7 @@ class TableLayout:
             "seats": [list(s) for s in self.seats],
             "zones": dict(self.zones),
             "min_offset_mm": self.min_offset_mm,
+            "spots": {k: list(v) for k, v in self.spots.items()},
         }
 
     @classmethod
@@ -83,17 +92,40 @@ class TableLayout:
             seats=tuple((float(x), float(y)) for x, y in data["seats"]),
             zones=zones,
             min_offset_mm=float(data.get("min_offset_mm", 12.0)),
+            spots={k: (float(v[0]), float(v[1])) for k, v in dict(data.get("spots", {})).items()},
         )
+
+
+def seat_angles(seats: int) -> list[float]:
+    """Each seat's direction from the table centre (radians), clockwise from the hub's left
+    (seen from above, y away from the hub: clockwise is decreasing angle)."""
+    hub = -math.pi / 2
+    gap = math.radians(HUB_GAP_DEG)
+    span = 2 * math.pi - 2 * gap
+    return [hub - gap - span * (i + 0.5) / seats for i in range(seats)]
+
+
+def _edge_distance(width: float, depth: float, angle: float) -> float:
+    dx, dy = math.cos(angle), math.sin(angle)
+    tx = (width / 2) / abs(dx) if abs(dx) > 1e-9 else math.inf
+    ty = (depth / 2) / abs(dy) if abs(dy) > 1e-9 else math.inf
+    return min(tx, ty)
 
 
 def default_layout(seats: int, width_mm: float = 900.0, depth_mm: float = 600.0) -> TableLayout:
-    """Seats evenly round an oval table, seat 0 on the hub's side, numbers growing clockwise
-    (in the camera's top view, x to the right and y away from the hub)."""
+    """The vision layer's default table: trick centre, seats and spots (see the docstring)."""
     cx, cy = width_mm / 2, depth_mm / 2
     positions = []
-    for seat in range(seats):
-        angle = -math.pi / 2 + 2 * math.pi * seat / seats
-        positions.append(
-            (cx + 0.45 * width_mm * math.cos(angle), cy + 0.45 * depth_mm * math.sin(angle))
-        )
-    return TableLayout(trick_centre=(cx, cy), seats=tuple(positions))
+    for angle in seat_angles(seats):
+        d = 0.775 * _edge_distance(width_mm, depth_mm, angle)  # the middle of the seat band
+        positions.append((cx + d * math.cos(angle), cy + d * math.sin(angle)))
+    piles_y = 0.1 * depth_mm + 45 + 45 + 75
+    return TableLayout(
+        trick_centre=(cx, cy + 40),
+        seats=tuple(positions),
+        spots={
+            "location": (cx, 0.1 * depth_mm + 45),
+            "trump": (cx - 110, piles_y),
+            "discard": (cx + 110, piles_y),
+        },
+    )

@@ -19,17 +19,20 @@ The hub sees only what lies face up, so it runs the engine in its partial-inform
   characters are turned up and the villains lay their top-secret documents down.
 
 Everything said is built from public engine events only, and the hub knows no secrets to
-begin with.  Readings that make no sense (an unreadable card, a card already played) are
+begin with.  Collins's face-down exchange with Adler is not seen and not needed (hand sizes
+do not change).  Readings that make no sense (an unreadable card, a card already played) are
 re-read, then put to the table; rule refusals are spoken.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, ClassVar
 
 from tablehub.games.base import CHANCE, PUBLIC, Event, Move
 from tablehub.games.get_adler import GAME, UNKNOWN, AdlerState
+from tablehub.games.get_adler.data import KINDS
 from tablehub.observations import CardEvent, ManualEvent, Observation, PanelEvent
 from tablehub.referee.base import (
     Audience,
@@ -44,17 +47,10 @@ from tablehub.referee.base import (
     Show,
     WaitNext,
 )
-from tablehub.referee.get_adler_cards import character_of, copies, design_of, spoken
+from tablehub.referee.get_adler_cards import a_card, character_of, copies, design_of
+from tablehub.referee.get_adler_words import words
 
 REFEREE_OPTIONS = ("prompt_seconds", "choose_seconds", "min_confidence")
-VILLAINS = ("adler", "collins")
-REASONS = {
-    "arrested": "the villain was arrested",
-    "shot": "the villain was shot",
-    "no-documents": "at seven o'clock the villains hold no top-secret document",
-    "documents": "the villains kept a top-secret document until seven o'clock",
-    "heroes-eliminated": "every hero is dead",
-}
 
 
 class AdlerReferee(Referee):
@@ -157,7 +153,7 @@ class AdlerReferee(Referee):
         design = design_of(str(event.card_id))
         assert design is not None
         why = f"{event.card_id} read for {self.name(seat)}, but no copy can be in that hand"
-        public = f"I read a {spoken(design.kind)} that is already on the table. Please check it."
+        public = f"I read {a_card(design.kind)} that is already on the table. Please check it."
         return self.reject(event, why, public, key=f"card-{event.zone}", zone=event.zone)
 
     def _action_card(self, event: CardEvent) -> list[Record]:
@@ -253,9 +249,16 @@ class AdlerReferee(Referee):
 
     def _panel(self, event: PanelEvent) -> list[Record]:
         engine = self.engine
+        pending = self.pending
+        answers = (self._request("choose"), self._request("next"))
+        unwatched = event.request in answers and event.action in ("next", "timeout")
+        if pending is not None and pending["what"] == "binoculars" and unwatched:
+            seat = engine.current_player()  # no target: the binoculars are only discarded
+            return self._moves(
+                [{"kind": "discard", "player": seat, "card": pending["card"]}], event
+            )
         if event.action == "timeout":
             return [{"kind": "reprompt"}] if event.request.endswith(f"-{self.asked}") else []
-        pending = self.pending
         if pending is not None and event.request == self._request("choose"):
             if event.action != "seat_chosen" or event.seat is None:
                 return []
@@ -326,9 +329,28 @@ class AdlerReferee(Referee):
         if reason is None:
             return [{"kind": "moves", "moves": moves}]
         if refuse:
-            return self._refuse(_sentence(reason) + " Take the card back.")
-        public = _sentence(reason)
+            return self._refuse(self._speakable(reason) + " Take the card back.")
+        public = self._speakable(reason)
         return self.reject(observation, reason, public, key="move")
+
+    def _speakable(self, reason: str) -> str:
+        """An engine reason as the table hears it: seat names, card kinds, no card ids."""
+        named = re.sub(  # "Gold (seat 2)" -> "Cy (Gold)"
+            r"([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?) \(seat (\d+)\)",
+            lambda m: f"{self._seat_word(m.group(2))} ({m.group(1)})",
+            reason,
+        )
+        seats = re.sub(r"\bseat (\d+)", lambda m: self._seat_word(m.group(1)), named)
+        cards = re.sub(
+            r"\b([a-z]+)-\d+\b",
+            lambda m: a_card(m.group(1)) if m.group(1) in KINDS else m.group(0),
+            seats,
+        )
+        return _sentence(cards)
+
+    def _seat_word(self, number: str) -> str:
+        seat = int(number)
+        return self.name(seat) if 0 <= seat < len(self.setup.seats) else f"seat {number}"
 
     @staticmethod
     def _refuse(text: str) -> list[Record]:
@@ -359,6 +381,7 @@ class AdlerReferee(Referee):
             for move in record["moves"]:
                 events += self._apply_move(move)
             self.pending = None
+            self.shown = []
             outputs += self._narrate(events)
         elif kind == "await":
             self.pending = {"what": record["what"], "card": record["card"]}
@@ -431,7 +454,16 @@ class AdlerReferee(Referee):
         if self.pending is not None:
             if self.pending["what"] == "binoculars":
                 seats = tuple(s for s in range(engine.n) if s != actor and engine.at_large(s))
-                text = f"{self.name(actor)}, turn the knob to the player you watch."
+                text = (
+                    f"{self.name(actor)}, turn the knob to the player you watch, or press the "
+                    "button to just discard the binoculars."
+                )
+                return [
+                    SeatLights(seats),
+                    Say(text),
+                    ChooseSeat(self._request("choose"), seats, self.choose_seconds),
+                    nxt,
+                ]
             else:
                 assert engine.conf is not None
                 seats = tuple(engine.conf.ask)
@@ -517,7 +549,7 @@ class AdlerReferee(Referee):
         for event in events:
             if event["audience"] != PUBLIC:
                 continue
-            text = self._words(event)
+            text = words(event, self.name, self.engine)
             if text is None:
                 continue
             if event["kind"] == "discard":
@@ -525,104 +557,6 @@ class AdlerReferee(Referee):
             else:
                 out.append(Say(text))
         return out
-
-    def _words(self, event: Event) -> str | None:
-        engine = self.engine
-        kind = event["kind"]
-        n = self.name
-        if kind == "start-player":
-            return f"{n(event['seat'])} has the clock and starts."
-        if kind == "clock":
-            return f"It is {event['words']}."
-        if kind == "turn":
-            return f"{n(event['seat'])}, your turn."
-        if kind == "turn-skipped":
-            why = "is knocked out" if event["reason"] == "bomb" else "sits out"
-            return f"{n(event['seat'])} {why} and loses this turn."
-        if kind == "discard":
-            return f"{n(event['seat'])} discards a {spoken(event['card'])}."
-        if kind == "play":
-            return self._play_words(event)
-        if kind == "unjust-arrest":
-            return (
-                f"An unjust arrest! {n(event['seat'])} and {n(event['target'])} each lose "
-                "their next turn."
-            )
-        if kind == "arrest-right":
-            return "The arrest is right!"
-        if kind == "characters-revealed":
-            names = [engine.names[c] for c in event["characters"]]
-            return " ".join(f"{n(s)} is {name}." for s, name in enumerate(names))
-        if kind == "mission":
-            return f"The villains must keep a document of the {event['branch']}."
-        if kind == "confrontation":
-            return f"Confrontation: {n(event['hero'])} against {n(event['villain'])}."
-        if kind == "react":
-            return self._reaction_words(event)
-        if kind == "escape":
-            return f"{n(event['seat'])} gives chase with an escape card!"
-        if kind == "shoot":
-            return f"Bang! {n(event['seat'])} fires."
-        if kind == "hold":
-            return f"{n(event['seat'])} stops shooting."
-        if kind == "gunfight":
-            villain, hero = n(event["villain"]), n(event["hero"])
-            score = f"{villain} fired {event['villain_shots']}, {hero} {event['hero_shots']}."
-            if event["winner"] is None:
-                return f"{score} Equal shots: {villain} is still free."
-            loser = hero if event["winner"] == event["villain"] else villain
-            return f"{score} {loser} is shot."
-        if kind == "eliminated":
-            return f"{n(event['seat'])} is out of the game."
-        if kind == "arrested":
-            return f"{n(event['seat'])} has no reaction and is arrested!"
-        if kind == "confrontation-over":
-            ending = {
-                "escape": f"{n(event['villain'])} got away. ",
-                "disguise": "",
-                "bomb": "",
-                "gunfight-draw": "",
-                "shot": "",
-                "arrested": "",
-            }
-            return (
-                f"{ending.get(event['result'], '')}The confrontation is over. Everyone in it "
-                "refills to seven cards; its cards go under the discard pile."
-            )
-        if kind == "reshuffle":
-            return "The deck is empty: shuffle the discard pile to form a new deck."
-        if kind == "seven-oclock":
-            return "It is seven o'clock. Time is up!"
-        if kind == "game-over":
-            side = "heroes" if event["winner"] == "heroes" else "villains"
-            return f"The {side} win: {REASONS.get(event['reason'], event['reason'])}."
-        return None
-
-    def _play_words(self, event: Event) -> str:
-        n = self.name
-        who, card = n(event["seat"]), event["card_kind"]
-        target = n(event["target"]) if event.get("target") is not None else "someone"
-        if card == "question":
-            return f"{who} asks a question."
-        if card == "magnifier":
-            return f"{who} looks through the magnifying glass."
-        if card == "binoculars":
-            return (
-                f"{who} watches {target} through binoculars: take at random, "
-                "then give back as many."
-            )
-        return f"{who} arrests {target}!"
-
-    def _reaction_words(self, event: Event) -> str:
-        who, card = self.name(event["seat"]), event["card_kind"]
-        if card == "escape":
-            return f"{who} plays an escape card!"
-        if card == "disguise":
-            return f"{who} slips away in disguise."
-        if card == "bomb":
-            spared = " except Tarasov" if self.engine.extended else ""
-            return f"A bomb! Every hero{spared} is knocked out and skips the next turn."
-        return f"{who} draws a pistol: a gunfight with {self.name(event['hero'])}!"
 
     def on_resume(self) -> list[Output]:
         return self._prompt()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tablehub.games.get_adler.data import KINDS, AdlerData
+from tablehub.games.get_adler.data import KINDS, AdlerData, Card
 
 PREFIX = "adler:"
 CHARACTERS = {
@@ -62,18 +62,45 @@ def design_of(card_id: str) -> Design | None:
 
 
 def copies(design: Design, data: AdlerData) -> list[str]:
-    """Engine ids of the copies a design may be, the best fitting first."""
+    """Engine ids of the copies a design may be (same kind, set and printed variant)."""
     if design.exact:
         return [design.exact]
     same_kind = [c for c in data.cards if c.kind == design.kind]
     if design.variant:
-        same_kind = [c for c in same_kind if c.variant == design.variant] or same_kind
-    exact_set = [c.id for c in same_kind if c.set == design.set]
-    others = [c.id for c in same_kind if c.set != design.set]
-    return exact_set + others
+        same_kind = [c for c in same_kind if slug(c.variant) == design.variant] or same_kind
+    return [c.id for c in same_kind if c.set == design.set]
+
+
+def slug(text: str) -> str:
+    """``Royal Air Force`` -> ``royal-air-force`` (how printed names appear in card ids)."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def camera_id(card: Card) -> str:
+    """The id a card reader with one design per printed face reports for ``card``.
+
+    Unmarked escapes have one design (the stand-in deck prints no vehicle on them);
+    documents carry their branch, which the Ultimate Mission needs to tell apart.
+    """
+    mark = {"base": "", "five": "-5p", "six": "-6p"}[card.set]
+    shown = card.kind == "document" or (card.kind == "escape" and card.set != "base")
+    variant = f"-{slug(card.variant)}" if shown and card.variant else ""
+    return f"{PREFIX}{card.kind}{variant}{mark}"
+
+
+def character_card(character: str) -> str:
+    """The card id of a character card (``collins`` -> ``adler:char-kate-collins``)."""
+    printed = {"collins": "kate-collins", "tarasov": "boris-tarasov"}.get(character, character)
+    return f"{PREFIX}char-{printed}"
 
 
 def spoken(card_id: str) -> str:
     """A card's kind in words, for speech ("pistol-3" -> "pistol")."""
     kind = card_id.split("-")[0]
     return {"magnifier": "magnifying glass", "document": "top-secret document"}.get(kind, kind)
+
+
+def a_card(card_id: str) -> str:
+    """ "a pistol", "an escape"."""
+    words = spoken(card_id)
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"

@@ -174,10 +174,16 @@ class Hub:
         outputs: list[Output] = []
         for seq, record in zip(seqs, records, strict=True):
             outputs += self.referee.apply(seq, record)
-            self.transcript(f"[journal] #{seq} {record['kind']}")
+            if not self._night():
+                self.transcript(f"[journal] #{seq} {record['kind']}")
         self.perform(outputs)
         if self.referee.is_finished():
             self._finish()
+
+    def _night(self) -> bool:
+        """A schedule (the Blackout) is playing: the transcript then leaves out what the
+        awake player does (records, private light, knob), which others must not learn."""
+        return self.referee.playing is not None
 
     def _finish(self) -> None:
         if not self.finished:
@@ -237,7 +243,8 @@ class Hub:
                 voice.play_sound_nowait(out.name, out.seconds)
         elif isinstance(out, PrivateLight):
             # privacy: the colour is not logged or printed, only that the light is in use
-            self.transcript(f"[panel] private light for {out.seconds:.1f} s")
+            if not self._night():
+                self.transcript(f"[panel] private light for {out.seconds:.1f} s")
             if panel is not None:
                 self._spawn(panel.show_private(out.colour, out.seconds))
         elif isinstance(out, SeatLights):
@@ -245,7 +252,8 @@ class Hub:
             if panel is not None:
                 panel.light_seats(out.seats)
         elif isinstance(out, ChooseSeat):
-            self.transcript(f"[panel] choose a seat ({out.request})")
+            if not self._night():
+                self.transcript(f"[panel] choose a seat ({out.request})")
             if panel is not None:
                 self._spawn(self._choose(panel, out))
         elif isinstance(out, WaitNext):

@@ -59,6 +59,8 @@ class RunOptions:
     transcript: Callable[[str], None] = print
     pace: float = 0.05  # simulated players' reaction time
     save_frames: Path | None = None  # simulated: write the camera frames of each read card
+    # simulated: a game's own simulated table (camera, card reader, players) for the hub
+    simulation: Callable[[Hub, PanelHands | None], None] | None = None
 
 
 @dataclass
@@ -172,6 +174,9 @@ def _attach_camera(
     config: Config, opts: RunOptions, hub: Hub, game: str, hands: PanelHands | None
 ) -> None:
     reader: FrameReader | None = None
+    if opts.simulated and opts.simulation is not None:
+        opts.simulation(hub, hands)
+        return
     if opts.simulated and game == "high-card":
         from tablehub.service.sim_table import (
             MarkerCardReader,

@@ -87,6 +87,15 @@ class Clutter:
 
 
 @dataclass(frozen=True)
+class Decal:
+    """Something flat printed on the table (a calibration marker): BGR image and where its
+    TL, TR, BR, BL corners lie in table millimetres."""
+
+    image: NDArray[Any]
+    corners_mm: NDArray[Any]
+
+
+@dataclass(frozen=True)
 class Camera:
     image_size: tuple[int, int] = (2304, 1296)  # width, height
     target_mm: tuple[float, float] = (450.0, 450.0)  # table point in the image centre
@@ -123,6 +132,7 @@ class Scene:
     texture_seed: int = 0
     hands: Sequence[Hand] = ()
     clutter: Sequence[Clutter] = ()
+    decals: Sequence[Decal] = ()
     camera: Camera = field(default_factory=Camera)
     lighting: Lighting = field(default_factory=Lighting)
     blur_px: float = 0.0
@@ -145,6 +155,7 @@ class RenderedScene:
     image: Image
     cards: tuple[CardTruth, ...]
     table_to_image: FloatArray
+    labels: NDArray[Any]  # per pixel: 1-based index of the card seen there, 0 table, -1 other
 
 
 # --- geometry ------------------------------------------------------------------------------
@@ -172,6 +183,24 @@ def camera_homography(camera: Camera) -> FloatArray:
     homography: FloatArray = k @ extrinsic
     out: FloatArray = homography / homography[2, 2]
     return out
+
+
+def camera_centre_mm(camera: Camera) -> FloatArray:
+    """Where the camera is: table millimetres, z negative above the table."""
+    tilt = math.radians(camera.tilt_deg)
+    lean = math.radians(camera.tilt_dir_deg)
+    forward = np.array([math.sin(tilt) * math.cos(lean), math.sin(tilt) * math.sin(lean), 0.0])
+    forward[2] = math.cos(tilt)
+    target = np.array([camera.target_mm[0], camera.target_mm[1], 0.0])
+    out: FloatArray = target - camera.distance_mm * forward / np.linalg.norm(forward)
+    return out
+
+
+def view_angle_deg(camera: Camera, point_mm: tuple[float, float]) -> float:
+    """How obliquely the camera sees a table point (0: straight down)."""
+    c = camera_centre_mm(camera)
+    ray = np.array([point_mm[0], point_mm[1], 0.0]) - c
+    return math.degrees(math.acos(abs(ray[2]) / float(np.linalg.norm(ray))))
 
 
 def project(h: FloatArray, points: FloatArray) -> FloatArray:
@@ -291,9 +320,8 @@ def _fill(
     if x1 <= x0 or y1 <= y0:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.fillPoly(
-        mask, [np.round((p - [x0, y0]) * 4).astype(np.int32) for p in polys], 1.0, cv2.LINE_AA, 2
-    )
+    for p in polys:  # one at a time: overlapping parts must not cancel out
+        cv2.fillPoly(mask, [np.round((p - [x0, y0]) * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
     if blur > 0:
         mask = cv2.GaussianBlur(mask, (0, 0), blur)
     a = mask[..., None] * np.float32(alpha)
@@ -451,6 +479,12 @@ def render_scene(scene: Scene, rng: np.random.Generator) -> RenderedScene:
         borderValue=floor,
     ).astype(np.float32)
     labels = np.zeros((hgt, wid), np.int32)
+    for decal in scene.decals:
+        img = decal.image
+        dh, dw = img.shape[:2]
+        bgra = np.dstack([img, np.full((dh, dw), 255, np.uint8)])
+        src = np.array([[0, 0], [dw, 0], [dw, dh], [0, dh]], np.float64)
+        _warp_into(canvas, labels, 0, bgra, src, project(h, decal.corners_mm))
     truths: list[tuple[CardPlacement, FloatArray, tuple[float, float]]] = []
     px_scale = cam.px_per_mm
     for n, placement in enumerate(scene.cards, start=1):
@@ -513,7 +547,7 @@ def render_scene(scene: Scene, rng: np.random.Generator) -> RenderedScene:
         _truth(n, placement, corners_px, size, labels, h)
         for n, (placement, corners_px, size) in enumerate(truths, start=1)
     )
-    return RenderedScene(image=image, cards=cards, table_to_image=h)
+    return RenderedScene(image=image, cards=cards, table_to_image=h, labels=labels.astype(np.int16))
 
 
 def _truth(
@@ -580,7 +614,8 @@ def random_scene(
     n_cards: int = 12,
     image_size: tuple[int, int] = (2304, 1296),
     px_per_mm: tuple[float, float] = (1.8, 3.0),
-    max_tilt_deg: float = 35.0,
+    max_tilt_deg: float = 25.0,
+    max_view_deg: float = 35.0,
     hands: float = 0.25,
     overlap: float = 0.3,
     sleeves: float = 0.3,
@@ -589,7 +624,8 @@ def random_scene(
     hard: bool = True,
 ) -> Scene:
     """A varied scene with ``n_cards`` distinct cards from ``card_ids`` (ids may repeat if
-    fewer), laid out in rows, piles and fans inside the camera's view."""
+    fewer), laid out alone, in piles and in fans inside the camera's view, each seen at no
+    more than ``max_view_deg`` from straight above (camera tilt plus the lens's angle)."""
     scale = float(rng.uniform(*px_per_mm))
     tilt = float(rng.uniform(0, max_tilt_deg))
     table = (1200.0, 1000.0)
@@ -652,6 +688,8 @@ def random_scene(
                     lift_mm=0.3 * k,
                 )
             )
+        if any(view_angle_deg(camera, g.centre_mm) > max_view_deg for g in group_cards):
+            continue
         quads = [project(h, card_corners_mm(g.centre_mm, size, g.angle_deg)) for g in group_cards]
         allpts = np.concatenate(quads)
         if (

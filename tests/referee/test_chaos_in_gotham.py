@@ -48,7 +48,7 @@ def start(villains: tuple[str, ...] = ("poison-ivy", "harley-quinn", "clayface")
     assert "Round 1 of 3" in said(outputs) and "Paula starts" in said(outputs)
     # Villain cards are seen in any order; the engine takes them seat by seat.
     for seat in (2, 0, 1):
-        table.feed(card(f"chaos:villain-{villains[seat]}", f"seat-{seat}"))
+        table.feed(card(f"chaos:villain-{villains[seat]}", f"seat-{seat + 1}"))
     assert referee.engine.villains == list(villains)
     assert referee.engine.hand_count(0) == 9  # the deal is entered unseen
     return table
@@ -193,7 +193,7 @@ def test_catwoman_exchange_is_counted_from_the_discard_pile() -> None:
     table = start(("catwoman", "harley-quinn", "poison-ivy"))
     assert table.referee.engine.steps[0]["step"] == "catwoman"
     for _ in range(2):
-        table.feed(card(None, "discard-2", face_up=False))
+        table.feed(card(None, "discard-3", face_up=False))
     text = said(table.feed(card("chaos:red-1", "discard-1")))
     assert "Catwoman exchanges 2 cards." in text and "Red is trump." in text
     assert table.referee.engine.public_view()["discard_count"] == 2
@@ -224,3 +224,35 @@ def test_a_journal_replay_rebuilds_the_same_referee() -> None:
 def test_bad_setup_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown"):
         ChaosReferee(Setup("chaos-in-gotham", NAMES, {"speed": 3}))
+
+
+def test_a_face_down_card_from_anyone_but_the_riddler_is_refused_by_name() -> None:
+    table = start()
+    table.feed(card("chaos:red-1", "discard-1"))
+    table.feed(card("chaos:loc-clock-tower", "reveal"))
+    play(table, 0, None, face_up=False)
+    outputs = play(table, 0, None, face_up=False)
+    (ask,) = [o for o in outputs if isinstance(o, AskTable)]
+    assert "only The Riddler plays face down" in ask.question
+    # A card slid in from the table counts like one laid down; engine reasons use names.
+    moved = CardEvent("moved", "chaos:red-1", "trick", True, 0.9, LAYOUT.play_spot(0), "table")
+    table.feed(moved)
+    (ask,) = [o for o in table.feed(moved) if isinstance(o, AskTable)]
+    assert "Paula's card does not fit" in ask.question and "seat" not in ask.question
+
+
+def test_two_face_presses_the_knob_to_announce() -> None:
+    table = start(("two-face", "harley-quinn", "poison-ivy"))
+    table.feed(card("chaos:red-1", "discard-1"))
+    table.feed(card("chaos:loc-clock-tower", "reveal"))
+    assert "swaps 1 and 10" in said(table.feed(PanelEvent("declared")))  # his turn
+    play(table, 0, "chaos:green-10")
+    play(table, 1, "chaos:green-2")
+    text = said(play(table, 2, "chaos:green-3"))
+    assert "Stefan wins the trick with the green 3" in text  # his 10 counted 1
+
+
+def test_the_stand_in_decks_placeholder_15th_location_is_tricorner_yards() -> None:
+    table = start()
+    table.feed(card("chaos:red-1", "discard-1"))
+    assert "Tricorner Yards" in said(table.feed(card("chaos:loc-15", "reveal")))

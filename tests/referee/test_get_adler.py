@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tablehub.observations import CardEvent, PanelEvent
+import asyncio
+from pathlib import Path
+
+from tablehub.observations import CardEvent, ManualEvent, PanelEvent
 from tablehub.referee import load_referee
 from tablehub.referee.base import (
     AskTable,
@@ -16,6 +19,9 @@ from tablehub.referee.base import (
     WaitNext,
 )
 from tablehub.referee.get_adler import AdlerReferee
+from tablehub.service.app import Devices, open_session
+from tablehub.service.app import Hub as ServiceHub
+from tablehub.service.journal import Journal
 
 SEATS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -301,3 +307,82 @@ def test_nothing_said_names_a_character_before_the_reveal() -> None:
     for text in hub.said():
         assert not any(name in text for name in heroes), text
         assert "Adler" not in text.replace("Get Adler!", ""), text
+
+
+def test_the_ultimate_mission_card_is_read_first() -> None:
+    hub = Hub(options={"ultimate_mission": True})
+    assert "The Ultimate Mission" in hub.last_said()[0]
+    assert hub.engine.phase == "mission"
+    hub.feed(card("adler:document-mi5", zone="reveal"))
+    assert "The villains must keep a document of the MI5." in hub.said()
+    assert hub.engine.mission == "MI5" and hub.engine.phase == "play"
+
+
+def test_a_dead_hero_loot_and_no_more_turns() -> None:
+    seats = ("Ann", "Bob", "Cy", "Dee", "Eve")
+    hub = Hub(seats=seats, seed=0)
+    hub.to_round(4)
+    arrester = hub.engine.turn
+    adler = (arrester + 1) % 5
+    hub.feed(card("adler:arrest", zone=f"seat-{adler}"))
+    hub.feed(flip("adler", adler))
+    others = iter(["gold", "sharpe", "townsend", "kate-collins"])  # the arrester is Gold
+    for seat in [arrester] + [s for s in range(5) if s not in (adler, arrester)]:
+        hub.feed(flip(next(others), seat))
+    hub.feed(card("adler:pistol", zone=f"seat-{adler}"))
+    hub.press()  # the hero does not answer
+    hub.press()  # Adler stops too: one shot to none
+    assert f"{seats[arrester]} is shot." in " ".join(hub.said())
+    assert f"{seats[adler]}, you may draw cards from {seats[arrester]}'s hand" in hub.last_said()[0]
+    out = hub.feed(ManualEvent("loot", {"count": 2}))  # Adler holds six: only one is allowed
+    assert any(isinstance(o, Reread) for o in out) and hub.engine.phase == "loot"
+    hub.feed(ManualEvent("loot", {"count": 1}))
+    assert hub.engine.turn == adler  # left of the arrester, and he has drawn his card
+    assert hub.engine.public_view()["hand_sizes"][adler] == 8
+    assert hub.engine.book.discard_unknown == 6  # the dead hand's other cards, unseen
+    while hub.engine.turn != (arrester - 1) % 5:
+        hub.discard()
+    hub.discard()
+    assert f"{seats[arrester]} is dead: no turn." in hub.said()
+    seat = hub.engine.turn
+    out = hub.feed(card("adler:arrest", zone=f"seat-{arrester}"))
+    refusal = next(o.text for o in out if isinstance(o, Say))
+    assert f"{seats[arrester]} (Gold) is out of the game" in refusal and "seat" not in refusal
+    assert hub.engine.turn == seat
+
+
+def test_a_timed_out_prompt_is_repeated() -> None:
+    hub = Hub(seed=0)
+    hub.to_round(4)
+    hub.feed(card("adler:arrest", zone=f"seat-{(hub.engine.turn + 1) % 4}"))
+    prompt = hub.last_said()[0]
+    out = hub.feed(PanelEvent("timeout", request=hub.request(WaitNext)))
+    assert Say(prompt) in out and hub.engine.phase == "answer-arrest"
+    stale = PanelEvent("next", request="next-1")
+    assert hub.feed(stale) == []  # an answer to an old prompt changes nothing
+
+
+def test_a_session_resumes_from_the_journal_to_the_same_state(tmp_path: Path) -> None:
+    """Records go through SQLite as JSON; replaying them rebuilds the referee exactly."""
+    setup = Setup("get-adler", SEATS, {"extended": True}, seed=0)
+    journal = Journal(tmp_path / "journal.sqlite3")
+    referee, session, resumed = open_session(journal, AdlerReferee, setup)
+    assert isinstance(referee, AdlerReferee) and not resumed
+
+    async def play() -> None:
+        hub = ServiceHub(journal, referee, session, Devices())
+        hub.accept(referee.opening(), None)
+        for _ in range(12):  # three hours of discards: four o'clock, the start player's turn
+            hub.handle(card("adler:question" if referee.engine.round < 3 else "adler:magnifier"))
+        adler = (referee.engine.turn + 1) % 4
+        hub.handle(card("adler:arrest", zone=f"seat-{adler}"))
+        hub.handle(flip("adler", adler))
+        await hub.close()
+
+    asyncio.run(play())
+    assert referee.engine.round == 4 and referee.engine.phase == "reveal"
+    again, _, resumed = open_session(journal, AdlerReferee, setup)
+    assert resumed and again.state() == referee.state()
+    said = [o for o in again.resume_outputs() if isinstance(o, Say)]
+    assert said[-1] == Say("Everyone, turn your character cards face up.")
+    journal.close()

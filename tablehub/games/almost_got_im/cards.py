@@ -1,9 +1,11 @@
 """The Almost Got 'Im poker deck: card ids, ranks and suits, and the one id translation.
 
-Card ids follow the card-vision stand-in deck's scheme (``agi:<suit>-<rank>``,
-``agi:joker-1``, ``agi:role-<role>``, ``agi:character-<character>``) so a camera reading is
-a move without translation.  Should the vision deck ever name a card differently, add the
-pair to ``VISION_ALIASES``: ``from_vision_id``/``to_vision_id`` are the only crossing.
+Card ids are the card-vision stand-in deck's (``tablehub.vision.decks``):
+``agi:<suit>-<rank>`` with suits ``bats | hearts | diamonds | riddles`` (printed Bats,
+Harley-Hearts, Stolen Diamonds, Riddles), ``agi:joker-1``/``-2``, role cards
+``agi:role-<slug>`` (``agi:role-batman-in-disguise``) and Characters ``agi:char-<key>``,
+so a camera reading is a move as it stands.  Should the two ever differ, add the pair to
+``VISION_ALIASES``: ``from_vision_id``/``to_vision_id`` are the only crossing.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ PREFIX: Final = "agi:"
 UNKNOWN: Final = "unknown"
 """A card the hub did not see (drawn face down): a chance outcome and a hand slot."""
 
-SUITS: Final = ("bats", "harley-hearts", "stolen-diamonds", "riddles")
+SUITS: Final = ("bats", "hearts", "diamonds", "riddles")
 SUIT_NAMES: Final = {
     "bats": "Bats",
-    "harley-hearts": "Harley-Hearts",
-    "stolen-diamonds": "Stolen Diamonds",
+    "hearts": "Harley-Hearts",
+    "diamonds": "Stolen Diamonds",
     "riddles": "Riddles",
 }
 RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k", "a")
@@ -72,19 +74,21 @@ def describe(card: str) -> str:
     return f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
 
 
+ROLE_CARD_SLUGS: Final = {"batman": "batman-in-disguise", "catwoman": "catwoman-in-disguise"}
+"""Role key -> the slug printed on its card, where they differ."""
+
+
 def role_card_id(role: str) -> str:
-    return f"{PREFIX}role-{role}"
+    """``telepathic`` -> ``agi:role-telepathic``; ``batman`` -> ``agi:role-batman-in-disguise``."""
+    return f"{PREFIX}role-{ROLE_CARD_SLUGS.get(role, role)}"
 
 
 def character_card_id(character: str) -> str:
-    return f"{PREFIX}character-{character}"
+    return f"{PREFIX}char-{character}"
 
 
-VISION_ALIASES: Final[dict[str, str]] = {
-    # vision id -> engine id, for any card the vision deck names differently.
-    f"{PREFIX}role-batman-in-disguise": f"{PREFIX}role-batman",
-    f"{PREFIX}role-catwoman-in-disguise": f"{PREFIX}role-catwoman",
-}
+VISION_ALIASES: Final[dict[str, str]] = {}
+"""Vision id -> engine id for any card the vision deck names differently (none today)."""
 _TO_VISION: Final = {engine: vision for vision, engine in VISION_ALIASES.items()}
 
 
@@ -99,14 +103,17 @@ def to_vision_id(engine_id: str) -> str:
 
 
 def role_from_card_id(card: str) -> str | None:
-    """``agi:role-telepathic`` (or a vision alias) -> ``telepathic``; None if not a role card."""
+    """``agi:role-telepathic`` -> ``telepathic`` (the engine's role key); None otherwise."""
     card = from_vision_id(card)
     head = f"{PREFIX}role-"
-    return card[len(head) :] if card.startswith(head) else None
+    if not card.startswith(head):
+        return None
+    slug = card[len(head) :]
+    return next((k for k, v in ROLE_CARD_SLUGS.items() if v == slug), slug)
 
 
 def character_from_card_id(card: str) -> str | None:
-    """``agi:character-two-face`` -> ``two-face``; None if not a Character card."""
+    """``agi:char-two-face`` -> ``two-face``; None if not a Character card."""
     card = from_vision_id(card)
-    head = f"{PREFIX}character-"
+    head = f"{PREFIX}char-"
     return card[len(head) :] if card.startswith(head) else None

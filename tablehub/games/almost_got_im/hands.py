@@ -99,6 +99,48 @@ def straight(cards: Iterable[str], max_rank: int = ACE) -> bool:
     return False
 
 
+def cards_needed(cards: Iterable[str], pattern: str, max_rank: int = ACE) -> int:
+    """How many cards of a five-card hand must still change to make ``pattern`` (0: made).
+
+    A guide for bots building a hand, not a rule: it counts the missing cards of the
+    closest target, with Jokers filling gaps.
+    """
+    cards = list(cards)
+    if pattern == "flush":
+        suits = [0, 0, 0, 0]
+        jokers = 0
+        for card in cards:
+            rank = RANK_OF[card]
+            if rank == 0:
+                jokers += 1
+            elif rank <= max_rank:
+                suits[SUIT_OF[card]] += 1
+        return max(0, 5 - max(suits) - jokers)
+    if pattern == "straight":
+        present = [False] * 15
+        jokers = 0
+        for card in cards:
+            rank = RANK_OF[card]
+            if rank == 0:
+                jokers += 1
+            elif rank <= max_rank:
+                present[rank] = True
+        present[1] = present[ACE]
+        best = 5
+        for low in range(1, min(max_rank, ACE) - 3):
+            best = min(best, 5 - sum(present[low : low + 5]))
+        return max(0, best - jokers)
+    counts, jokers = _rank_counts(cards, max_rank)
+    first, second = _top_two(counts)
+    if pattern == "three_of_a_kind":
+        cost = max(0, 3 - first)
+    elif pattern == "full_house":
+        cost = max(0, 3 - first) + max(0, 2 - second)
+    else:  # two_pair
+        cost = min(max(0, 2 - first) + max(0, 2 - second), max(0, 4 - first))
+    return max(0, cost - jokers)
+
+
 PATTERNS: dict[str, Callable[..., bool]] = {
     "two_pair": two_pair,
     "three_of_a_kind": three_of_a_kind,
@@ -131,6 +173,9 @@ class HandRequirement:
 
     def met(self, cards: Iterable[str]) -> bool:
         return PATTERNS[self.pattern](cards, self.max_rank)
+
+    def needed(self, cards: Iterable[str]) -> int:
+        return cards_needed(cards, self.pattern, self.max_rank)
 
     def describe(self) -> str:
         name = PATTERN_NAMES[self.pattern]

@@ -7,6 +7,8 @@ broken file with a message naming the key.
 
 from __future__ import annotations
 
+import copy
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -216,7 +218,44 @@ def rules_from_toml(text: str) -> Rules:
 
 
 @cache
+def _shipped() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+@cache
 def default_rules() -> Rules:
     """The shipped ``data.toml`` (read once)."""
-    text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
-    return rules_from_toml(text)
+    return rules_from_mapping(_shipped())
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any], path: str) -> None:
+    for key, value in over.items():
+        where = f"{path}.{key}" if path else str(key)
+        if isinstance(value, Mapping):
+            if key in base and not isinstance(base[key], dict):
+                raise RulesError(f"{where}: expected a value, not a table")
+            _merge(base.setdefault(key, {}), value, where)
+        else:
+            if isinstance(base.get(key), dict):
+                raise RulesError(f"{where}: expected a table of corrections")
+            base[key] = copy.deepcopy(value)
+
+
+def rules_with(corrections: Mapping[str, Any] | None) -> Rules:
+    """The shipped data with a user's corrections laid over it (same shape as data.toml),
+    e.g. ``{"roles": {"crafty": {"hand": "flush"}}}``; ``RulesError`` names a bad key."""
+    if not corrections:
+        return default_rules()
+    try:
+        key = json.dumps(corrections, sort_keys=True)
+    except (TypeError, ValueError):
+        raise RulesError("card data corrections must be plain JSON/TOML values") from None
+    return _corrected(key)
+
+
+@cache
+def _corrected(key: str) -> Rules:
+    data = copy.deepcopy(_shipped())
+    _merge(data, json.loads(key), "")
+    return rules_from_mapping(data)

@@ -51,13 +51,14 @@ returns 0) once that many rounds have been played.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
-from tablehub.games.almost_got_im import blackout, council, turns
+from tablehub.games.almost_got_im import blackout, council, setup, turns
 from tablehub.games.almost_got_im.cards import DECK, UNKNOWN, describe, is_card
-from tablehub.games.almost_got_im.rules import ROLE_KEYS, Rules, default_rules
+from tablehub.games.almost_got_im.rules import Rules, RulesError, rules_with
 from tablehub.games.base import (
     CHANCE,
     DEALER,
@@ -79,7 +80,7 @@ INFO = GameInfo(
     option_sets=({}, {"advanced": True}),
 )
 DEFAULT_MAX_ROUNDS = 50
-OPTION_KEYS = ("advanced", "max_rounds")
+OPTION_KEYS = ("advanced", "max_rounds", "card_data")
 
 # Field names saved by to_json, in order.  Lists are copied one level (or two for the
 # nested ones) so a clone shares nothing with its original.
@@ -159,7 +160,8 @@ class AgiState(GameState):
         options = dict(options or {})
         unknown = sorted(set(options) - set(OPTION_KEYS))
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: advanced, max_rounds")
+            known = ", ".join(OPTION_KEYS)
+            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {known}")
         if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 7:
             raise ValueError(f"Almost Got 'Im is for 4 to 7 players, not {players!r}")
         advanced = options.get("advanced", False)
@@ -168,7 +170,14 @@ class AgiState(GameState):
         max_rounds = options.get("max_rounds", DEFAULT_MAX_ROUNDS)
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
             raise ValueError(f"option max_rounds must be a whole number >= 0, not {max_rounds!r}")
-        self.rules: Rules = default_rules()
+        card_data = options.get("card_data") or {}
+        if not isinstance(card_data, Mapping):
+            raise ValueError(f"option card_data must be a table of corrections, not {card_data!r}")
+        try:
+            self.rules: Rules = rules_with(card_data)
+        except RulesError as err:
+            raise ValueError(f"option card_data: {err}") from None
+        self.card_data: dict[str, Any] = json.loads(json.dumps(card_data))
         n = players
         self.n = n
         self.advanced = advanced
@@ -407,6 +416,8 @@ class AgiState(GameState):
 
     def start_round(self) -> None:
         self.round += 1
+        # The view keeps this and the last round's announcements (the journal keeps all).
+        self.said = [line for line in self.said if line[0] >= self.round - 1]
         if self.max_rounds and self.round > self.max_rounds:
             self.say("draw_game")
             self.end_game("draw", [])
@@ -601,6 +612,8 @@ class AgiState(GameState):
             "skip_blackout": self.freeze,
             "announcements": [list(s) for s in self.said],
             "unused_role_count": len(self.unused),
+            # Who is woken, in order (public: the Brains and the Subdued flags decide it).
+            "wake_order": list(self.order) if blackout_now else None,
         }
         if self.phase == "over":
             view["outcome"] = self.outcome
@@ -645,6 +658,7 @@ class AgiState(GameState):
             data[key] = [x[:] for x in own[key]]
         data["history"] = [_copy_vote(v) for v in self.history]
         data[_PRIVATE] = [[dict(e) for e in events] for events in self.private]
+        data["card_data"] = _copy(self.card_data)
         return data
 
     @classmethod
@@ -664,10 +678,33 @@ class AgiState(GameState):
             state.private = [[dict(e) for e in events] for events in data[_PRIVATE]]
         except (KeyError, TypeError) as err:
             raise ValueError(f"saved Almost Got 'Im state is damaged: {err!r}") from None
-        state.rules = default_rules()
+        card_data = data.get("card_data") or {}
+        try:
+            state.rules = rules_with(card_data)
+        except RulesError as err:
+            raise ValueError(f"saved state's card_data: {err}") from None
+        state.card_data = _copy(card_data)
         state._events = []
         state._public_view = None
         return state
+
+    def clone(self) -> Self:
+        """A deep copy (the same as a JSON round trip, in one pass)."""
+        other = type(self).__new__(type(self))
+        own, theirs = self.__dict__, other.__dict__
+        for key in _SCALARS:
+            theirs[key] = own[key]
+        for key in _LISTS:
+            theirs[key] = own[key][:]
+        for key in _NESTED:
+            theirs[key] = [x[:] for x in own[key]]
+        other.history = [_copy_vote(v) for v in self.history]
+        other.private = [events[:] for events in self.private]  # events are never changed
+        other.rules = self.rules
+        other.card_data = self.card_data
+        other._events = []
+        other._public_view = None
+        return other
 
     # ----------------------------------------------------------------- leak test support
     def resample_hidden(self, player: int, rng: random.Random) -> Self:
@@ -731,237 +768,17 @@ def _who(state: AgiState, player: object) -> str:
     return f"player {player!r}"
 
 
-# ----------------------------------------------------------------- setup moves
-def _setup_legal(state: AgiState) -> list[Move]:
-    step = state.step
-    if step == "batman":
-        return [{"kind": "batman_seat", "player": CHANCE, "seat": s} for s in range(state.n)]
-    if step == "roles":
-        return [
-            {"kind": "deal_role", "player": CHANCE, "seat": state.setup_seat, "role": r}
-            for r in _role_pool(state)
-        ]
-    if step == "peek":
-        return [{"kind": "peek_unused", "player": CHANCE, "role": r} for r in state.unused]
-    if step == "characters":
-        return [
-            {"kind": "deal_character", "player": CHANCE, "seat": state.setup_seat, "character": c}
-            for c in state.box
-        ]
-    return [{"kind": "first_brains", "player": CHANCE, "seat": s} for s in range(state.n)]
-
-
-def _role_pool(state: AgiState) -> list[str]:
-    dealt = set(state.roles)
-    return [r for r in state.rules.roles_for(state.n) if r != "batman" and r not in dealt]
-
-
-def _is_seat(state: AgiState, value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < state.n
-
-
-def _check_batman_seat(state: AgiState, move: Move) -> str | None:
-    if state.phase != "setup" or state.step != "batman":
-        return "Batman's seat is dealt first, at set-up"
-    if not _is_seat(state, move.get("seat")):
-        return f"seat must be 0..{state.n - 1}"
-    return None
-
-
-def _apply_batman_seat(state: AgiState, move: Move) -> None:
-    seat = move["seat"]
-    state.roles[seat] = "batman"
-    state.emit("role_dealt", DEALER, seat=seat, role="batman")
-    state.step = "roles"
-    state.setup_seat = 1 if seat == 0 else 0
-
-
-def _check_deal_role(state: AgiState, move: Move) -> str | None:
-    if state.phase != "setup" or state.step != "roles":
-        return "Secret Roles are dealt at set-up, after Batman's seat"
-    if move.get("seat") != state.setup_seat:
-        return f"the next role goes to seat {state.setup_seat}"
-    role = move.get("role")
-    if role not in ROLE_KEYS:
-        return f"{role!r} is not a Secret Role ({', '.join(ROLE_KEYS)})"
-    if role not in _role_pool(state):
-        if role == "batman" or role in state.roles:
-            return f"the {role} card is already dealt"
-        return f"the {role} card is in the box with {state.n} players"
-    return None
-
-
-def _apply_deal_role(state: AgiState, move: Move) -> None:
-    seat = move["seat"]
-    state.roles[seat] = move["role"]
-    state.emit("role_dealt", DEALER, seat=seat, role=move["role"])
-    nxt = seat + 1
-    while nxt < state.n and state.roles[nxt] is not None:
-        nxt += 1
-    if nxt < state.n:
-        state.setup_seat = nxt
-        return
-    dealt = set(state.roles)
-    state.unused = [r for r in state.rules.roles_for(state.n) if r not in dealt]
-    state.setup_seat = 0
-    state.step = "peek" if state.unused else "characters"
-
-
-def _check_peek(state: AgiState, move: Move) -> str | None:
-    role = move.get("role")
-    if state.pending and state.pending[0][0] == "peek":
-        if role == UNKNOWN:
-            return None
-        if role not in state.unused or role in state.batch:
-            return f"{role!r} is not an unused Secret Role card left to look at"
-        return None
-    if state.phase != "setup" or state.step != "peek":
-        return "no one is looking at an unused Secret Role card now"
-    if role != UNKNOWN and role not in state.unused:
-        return f"{role!r} is not one of the unused Secret Role cards"
-    return None
-
-
-def _apply_peek(state: AgiState, move: Move) -> None:
-    role = move["role"]
-    if state.pending:  # Sneaky looking at some of the unused roles
-        _where, seat = state.pending.pop(0)
-        state.batch.append(role)
-        if role != UNKNOWN:
-            state.seen_unused.append(role)
-        state.emit("unused_role", seat, role=role)
-        return
-    batman = state.roles.index("batman")
-    state.peeked = role
-    state.emit("unused_role", batman, role=role)
-    state.step = "characters"
-
-
-def _check_deal_character(state: AgiState, move: Move) -> str | None:
-    if state.phase != "setup" or state.step != "characters":
-        return "Character cards are taken at set-up"
-    if move.get("seat") != state.setup_seat:
-        return f"the next Character card goes to seat {state.setup_seat}"
-    character = move.get("character")
-    if character not in state.box:
-        return f"{character!r} is not a Character card still in the middle of the table"
-    return None
-
-
-def _apply_deal_character(state: AgiState, move: Move) -> None:
-    seat, character = move["seat"], move["character"]
-    state.characters[seat] = character
-    state.powers[seat] = [character]
-    state.box.remove(character)
-    state.emit("character", PUBLIC, seat=seat, character=character)
-    state.setup_seat += 1
-    if state.setup_seat == state.n:
-        state.step = "brains"
-
-
-def _check_first_brains(state: AgiState, move: Move) -> str | None:
-    if state.phase != "setup" or state.step != "brains":
-        return "the Brains token is placed at set-up, after the Characters"
-    if not _is_seat(state, move.get("seat")):
-        return f"seat must be 0..{state.n - 1}"
-    return None
-
-
-def _apply_first_brains(state: AgiState, move: Move) -> None:
-    state.brains = move["seat"]
-    state.step = "deal"
-    state.emit("brains", PUBLIC, seat=state.brains)
-    for _ in range(state.rules.hand_size):
-        for seat in state.clockwise(state.brains):
-            state.deal("hand", seat)
-    state.then = "start_game"
-
-
-# ----------------------------------------------------------------- dealing cards
-def _check_deal(state: AgiState, move: Move) -> str | None:
-    if not state.pending or state.pending[0][0] not in ("hand", "buffer", "top"):
-        return "no card is being dealt now"
-    card = move.get("card")
-    where = state.pending[0][0]
-    if card == UNKNOWN:
-        if where == "top":
-            return "the top card of a discard pile is face up: say which card it is"
-        return None
-    if not is_card(card):
-        return f"{card!r} is not a card of this deck"
-    assert isinstance(card, str)
-    if card not in state.unseen:
-        return f"{describe(card)} cannot come from the deck: {state.where(card)}"
-    if where == "top":
-        pile = state.pending[0][1]
-        if UNKNOWN not in state.piles[pile]:
-            return "that pile holds no unseen card"
-    return None
-
-
-def _apply_deal(state: AgiState, move: Move) -> None:
-    where, arg = state.pending.pop(0)
-    card = move["card"]
-    if where == "top":
-        pile = state.piles[arg]
-        pile[-1] = card
-        state.unseen.remove(card)
-        state.emit("pile_top", PUBLIC, pile=arg, card=card)
-        return
-    if card != UNKNOWN:
-        state.unseen.remove(card)
-    state.deck_count -= 1
-    if where == "hand":
-        state.hands[arg].append(card)
-        if card != UNKNOWN:
-            state.tell("drew_card", arg, card=card)
-        if state.phase != "blackout" and state.deck_count < state.rules.refill_below:
-            state.refill()
-    else:
-        state.buffer.append(card)
-
-
-def _check_gain(state: AgiState, move: Move) -> str | None:
-    if not state.pending or state.pending[0][0] != "gain":
-        return "no Character card is being taken now"
-    if move.get("character") not in state.box:
-        return f"{move.get('character')!r} is not a Character card left in the box"
-    return None
-
-
-def _apply_gain(state: AgiState, move: Move) -> None:
-    _where, seat = state.pending.pop(0)
-    character = move["character"]
-    state.box.remove(character)
-    state.powers[seat].append(character)
-    state.emit("gained", PUBLIC, player=seat, character=character)
-
-
-def _start_game(state: AgiState) -> None:
-    state.start_round()
-
-
-def _check_never(state: AgiState, move: Move) -> str | None:
-    return "the game is not being set up"
-
-
 _Check = Callable[[AgiState, Move], str | None]
 _Apply = Callable[[AgiState, Move], None]
 
 _MOVES: dict[str, tuple[_Check, _Apply]] = {
-    "batman_seat": (_check_batman_seat, _apply_batman_seat),
-    "deal_role": (_check_deal_role, _apply_deal_role),
-    "peek_unused": (_check_peek, _apply_peek),
-    "deal_character": (_check_deal_character, _apply_deal_character),
-    "first_brains": (_check_first_brains, _apply_first_brains),
-    "deal": (_check_deal, _apply_deal),
-    "gain_character": (_check_gain, _apply_gain),
+    **setup.MOVES,
     **turns.MOVES,
     **council.MOVES,
     **blackout.MOVES,
 }
 _LEGAL: dict[str, Callable[[AgiState], list[Move]]] = {
-    "setup": _setup_legal,
+    "setup": setup.legal,
     "turn": turns.legal,
     "accuse": council.legal,
     "second": council.legal,
@@ -970,7 +787,7 @@ _LEGAL: dict[str, Callable[[AgiState], list[Move]]] = {
     "blackout": blackout.legal,
 }
 _THEN: dict[str, Callable[[AgiState], None]] = {
-    "start_game": _start_game,
+    **setup.THEN,
     **turns.THEN,
     **blackout.THEN,
 }

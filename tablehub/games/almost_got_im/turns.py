@@ -296,9 +296,10 @@ def check_ability(state: AgiState, move: Move) -> str | None:
             return f"target must be a seat 0..{state.n - 1}"
         if target == seat:
             return "choose another player"
-    if effect == "ask_rank" and move.get("rank") not in RANKS:
+    # The rank or suit may be left out: named out loud at the table (the hub hears none).
+    if effect == "ask_rank" and "rank" in move and move["rank"] not in RANKS:
         return "name a rank: 2..10, j, q, k or a (not Joker)"
-    if effect == "ask_suit" and move.get("suit") not in SUITS:
+    if effect == "ask_suit" and "suit" in move and move["suit"] not in SUITS:
         return f"name a suit: {', '.join(SUITS)}"
     return None
 
@@ -311,7 +312,14 @@ def apply_ability(state: AgiState, move: Move) -> None:
     state.spent[seat].append(key)
     details = {k: move[k] for k in ("target", "rank", "suit") if k in move}
     state.emit(
-        "ability", PUBLIC, player=seat, character=key, card=card, pile=pile, effect=character.effect
+        "ability",
+        PUBLIC,
+        player=seat,
+        character=key,
+        card=card,
+        pile=pile,
+        effect=character.effect,
+        **details,
     )
     state.stage = "act"
     state.then = "turn"
@@ -324,10 +332,10 @@ def apply_ability(state: AgiState, move: Move) -> None:
         state.bane.append(seat)
     elif effect == "deny_role":
         state.denied_next.append(details["target"])
-    elif effect == "ask_rank":
+    elif effect == "ask_rank" and "rank" in details:
         rank = RANK_NAMES[details["rank"]]
         state.emit("question", PUBLIC, player=seat, rank=details["rank"], text=f"How many {rank}s?")
-    elif effect == "ask_suit":
+    elif effect == "ask_suit" and "suit" in details:
         suit = SUIT_NAMES[details["suit"]]
         state.emit("question", PUBLIC, player=seat, suit=details["suit"], text=f"How many {suit}?")
     elif effect == "gain_character":

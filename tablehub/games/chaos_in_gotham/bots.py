@@ -64,8 +64,10 @@ def _catwoman(state: ChaosState, seat: int, moves: list[Move]) -> Move:
 
 
 def _play(state: ChaosState, seat: int, moves: list[Move], rng: random.Random) -> Move:
-    view = state.player_view(seat)
-    trick: list[dict[str, Any]] = view["trick"]
+    # What this seat can see of the trick: others' face-down cards are unknown.
+    trick: list[dict[str, Any]] = [
+        p if not p["face_down"] or p["seat"] == seat else dict(p, card=None) for p in state.trick
+    ]
     plays = [m for m in moves if m["kind"] == "play" and m["card"] is not None]
     if not plays:
         return moves[0]

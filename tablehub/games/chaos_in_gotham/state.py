@@ -319,7 +319,7 @@ class ChaosState(GameState):
         player = move.get("player")
         if not isinstance(kind, str):
             return "the move has no kind"
-        if not _is_int(player):
+        if type(player) is not int:
             return "the move does not say whose it is (player)"
         if self.winners is not None or not self.steps:
             return "the game is over"
@@ -623,6 +623,8 @@ class ChaosState(GameState):
         while self.winners is None:
             if self.steps:
                 head = self.steps[0]
+                if head["step"] not in ("trump", "location"):
+                    return  # the common case: a seat or the dealer is due
                 if head["step"] == "trump" and self.deck_count() == 0:
                     self.steps.pop(0)
                     events.append(

@@ -718,6 +718,9 @@ class AdlerState(GameState):
                 events.append(self._clock_event())
             seat = (self.start + self.pos) % self.n
             if not self.at_large(seat):
+                events.append(
+                    {"kind": "seat-out", "audience": PUBLIC, "seat": seat, "reason": self.out[seat]}
+                )
                 continue
             if self.skips[seat]:
                 reason = self.skips[seat].pop(0)

@@ -11,7 +11,7 @@ from tablehub.games.almost_got_im.rules import default_rules
 from tablehub.games.almost_got_im.state import AgiState
 from tablehub.games.base import CHANCE, Event
 
-SUIT_BY_LETTER = {"b": "bats", "h": "harley-hearts", "d": "stolen-diamonds", "r": "riddles"}
+SUIT_BY_LETTER = {"b": "bats", "h": "hearts", "d": "diamonds", "r": "riddles"}
 
 
 def cards(text: str) -> list[str]:

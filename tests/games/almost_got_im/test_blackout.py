@@ -271,3 +271,27 @@ def test_public_view_during_the_blackout_does_not_depend_on_who_acts() -> None:
     for seat in (0, 2, 3, 4):
         assert acting.player_view(seat) == passing.player_view(seat)
     assert acting.player_view(1) != passing.player_view(1)
+
+
+def test_public_view_shows_the_wake_order_and_the_awake_seat() -> None:
+    state = game(FIVE, brains=2)
+    view = state.public_view()
+    assert view["wake_order"] == [2, 3, 4, 0, 1] and view["active"] == 2
+    state.apply({"kind": "pass", "player": 2})
+    assert state.public_view()["active"] == 3
+
+
+def test_sneaky_sees_only_some_unused_roles_when_the_data_says_so() -> None:
+    roles = ["sneaky", "batman", "crafty", "watchful", "telepathic"]
+    options = {"card_data": {"roles": {"sneaky": {"unused_roles_seen": 1}}}}
+    state = game(roles, ("sneaky",), options=options)
+    assert len(state.unused) == 2
+    state.apply({"kind": "activate", "player": 0})
+    assert state.current_player() == -1
+    peeks = [m for m in state.legal_moves() if m["kind"] == "peek_unused"]
+    assert {m["role"] for m in peeks} == set(state.unused)
+    events = state.apply(peeks[1])
+    assert events == [{"kind": "unused_role", "audience": 0, "role": peeks[1]["role"]}]
+    assert state.seen_unused == [peeks[1]["role"]]
+    blackout(state)
+    assert state.phase == "turn" and state.round == 2

@@ -181,10 +181,19 @@ def test_riddler_and_ventriloquist_questions_are_recorded_as_table_talk() -> Non
             "text": "How many Queens?",
         }
     ]
-    state = game("ventriloquist", hand="10b 3h 4d 5r 6b")
+    state = game("ventriloquist-scarface", hand="10b 3h 4d 5r 6b")
     take_card(state)
-    events = use(state, "ventriloquist", cards("10b")[0], suit="riddles")
+    events = use(state, "ventriloquist-scarface", cards("10b")[0], suit="riddles")
     assert [e["text"] for e in events if e["kind"] == "question"] == ["How many Riddles?"]
+
+
+def test_the_question_may_be_named_out_loud_instead() -> None:
+    """The hub hears no table talk: without a rank (or suit) the ability still counts."""
+    state = game("riddler", hand="7b 3h 4d 5r 6b")
+    take_card(state)
+    events = use(state, "riddler", cards("7b")[0])
+    assert [e["kind"] for e in events if e["kind"] in ("ability", "question")] == ["ability"]
+    assert state.spent[0] == ["riddler"]
 
 
 def test_clayface_gains_an_unused_character_and_may_use_it_now() -> None:
@@ -243,23 +252,23 @@ def test_poison_ivy_no_accusing_or_voting_this_round() -> None:
 
 def test_ras_al_ghul_takes_any_card_from_the_discard_piles() -> None:
     state = game("ras-al-ghul", hand="kb 3h 4d 5r 6b")
-    state.piles = [cards("qd kd"), cards("ad"), []]
-    for card in cards("qd kd ad"):
-        state.unseen.remove(card)
+    low, mid, top = state.unseen[:3]  # three deck cards, laid out as discard piles
+    state.piles = [[low, mid], [top], []]
+    del state.unseen[:3]
     state.deck_count -= 3
     take_card(state)
     use(state, "ras-al-ghul", cards("kb")[0])  # onto the empty third pile
     assert {(m["pile"], m["card"]) for m in state.legal_moves()} == {
-        (0, cards("qd")[0]),
-        (0, cards("kd")[0]),
-        (1, cards("ad")[0]),
+        (0, low),
+        (0, mid),
+        (1, top),
         (2, cards("kb")[0]),
     }
-    events = state.apply({"kind": "ras_take", "player": 0, "pile": 0, "card": cards("qd")[0]})
-    assert state.piles[0] == cards("kd")  # the order of the piles is kept
+    events = state.apply({"kind": "ras_take", "player": 0, "pile": 0, "card": low})
+    assert state.piles[0] == [mid]  # the order of the piles is kept
     took = [e for e in events if e["kind"] == "ras_took"]
     assert took[0]["card"] is None  # nobody saw which card left the middle of a pile
-    assert cards("qd")[0] not in state.public[0] and cards("qd")[0] in state.hands[0]
+    assert low not in state.public[0] and low in state.hands[0]
 
 
 def test_harley_quinn_collects_a_card_from_everyone_and_hands_one_back() -> None:

@@ -17,7 +17,7 @@ from tablehub.games.almost_got_im.hands import (
 )
 
 J1, J2 = JOKERS
-SUIT_BY_LETTER = {"b": "bats", "h": "harley-hearts", "d": "stolen-diamonds", "r": "riddles"}
+SUIT_BY_LETTER = {"b": "bats", "h": "hearts", "d": "diamonds", "r": "riddles"}
 
 
 def hand(text: str) -> list[str]:
@@ -148,3 +148,27 @@ def test_requirement_validates_and_describes() -> None:
         HandRequirement("royal_flush")
     with pytest.raises(ValueError, match="max_rank"):
         HandRequirement("two_pair", 15)
+
+
+@pytest.mark.parametrize(
+    "pattern", ["two_pair", "three_of_a_kind", "straight", "flush", "full_house"]
+)
+def test_cards_needed_is_zero_exactly_when_the_hand_is_made(pattern: str) -> None:
+    import random
+
+    rng = random.Random(11)
+    check = HandRequirement(pattern)
+    for _ in range(400):
+        cards = rng.sample(DECK, 5)
+        assert (check.needed(cards) == 0) == check.met(cards), (pattern, cards)
+        assert 0 <= check.needed(cards) <= 5
+
+
+def test_cards_needed_counts_missing_cards() -> None:
+    assert HandRequirement("two_pair").needed(hand("6b 6h qd 3r 2b")) == 1
+    assert HandRequirement("two_pair").needed(hand("6b 7h qd 3r 2b")) == 2
+    assert HandRequirement("full_house").needed(hand("4b 4h 4d 3r 2b")) == 1
+    assert HandRequirement("flush").needed(hand("3b 6b 10b qh ah")) == 2
+    assert HandRequirement("straight").needed(hand("2b 3h 4d 9r kb")) == 2
+    assert HandRequirement("straight").needed(hand("2b 3h 4d J kb")) == 1
+    assert HandRequirement("two_pair", 9).needed(hand("ab ah kd kr 2b")) == 3

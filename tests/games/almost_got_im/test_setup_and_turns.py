@@ -191,3 +191,27 @@ def test_public_and_player_views_keep_roles_and_hands_secret() -> None:
     theirs = state.player_view(0)
     assert theirs["role"] == "watchful" and "agi:bats-6" not in repr(theirs)
     assert state.dealer_view()["dealer"]["roles"][1] == "batman"
+
+
+def test_bad_options_and_player_counts_are_refused() -> None:
+    for players in (3, 8, "5", True):
+        with pytest.raises(ValueError, match="4 to 7 players"):
+            AgiState(players)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown option"):
+        AgiState(5, {"turbo": True})
+    with pytest.raises(ValueError, match="advanced"):
+        AgiState(5, {"advanced": "yes"})
+    with pytest.raises(ValueError, match="max_rounds"):
+        AgiState(5, {"max_rounds": -1})
+    with pytest.raises(ValueError, match="not a saved Almost Got 'Im state"):
+        AgiState.from_json({"game": "chess"})
+    with pytest.raises(ValueError, match="damaged"):
+        AgiState.from_json({"game": "almost-got-im", "n": 5})
+
+
+def test_setup_refuses_booleans_for_seats() -> None:
+    state = AgiState(5)
+    state.apply({"kind": "batman_seat", "player": CHANCE, "seat": 0})
+    assert state.setup_seat == 1
+    reason = state.check({"kind": "deal_role", "player": CHANCE, "seat": True, "role": "crafty"})
+    assert reason == "the next role goes to seat 1"

@@ -416,6 +416,10 @@ def test_gunfight_adler_fires_more_the_hero_dies() -> None:
     bottom = table.kinds_of("cards-to-discard-bottom")[-1]
     assert bottom["cards"][0].startswith("arrest") and bottom["hidden"] > 0
     assert table.state.turn == SHARPE  # 'continues ... starting from the player who arrested'
+    while table.state.round < 6:
+        table.advance()
+    assert [e["seat"] for e in table.kinds_of("seat-out")] == [GOLD, GOLD]  # hours 5 and 6
+    assert GOLD not in [e["seat"] for e in table.kinds_of("turn") if e["hour"] == 5]
 
 
 def test_gunfight_hero_fires_more_adler_dies() -> None:
