@@ -163,7 +163,7 @@ def _faces(lab: NDArray[np.float32], mask: Mask, side: float) -> Mask:
 # --- one blob of dice ---------------------------------------------------------------------
 
 FLAT_EXCESS = 0.03  # blob beyond the flat-die silhouette of its top face: a leaning die
-MORE_THAN_ONE = 0.3  # so much beyond it: another die is there too
+MORE_THAN_ONE = 0.4  # so much beyond it: another die is there too
 SINGLE_MAX = 1.45  # blob area / one flat die's silhouette area above which dice touch
 
 
