@@ -4,16 +4,17 @@ tell its colour, and say "cocked" or "unreadable" rather than guess.
 How it stays honest:
 1. Dice are what differs from the (dark, matte) tray or mat: brighter, or another colour.
    Shadows are darker than the mat and so never count as dice.
-2. The picture is cut into faces along the dark bevels at the dice's rounded edges; a top
-   face is a face of the size and squareness a die lying flat shows at that place (the
-   camera model predicts it exactly, ``dice_geometry``).
-3. From each top face the whole silhouette of a flat die is predicted.  What the picture
-   shows beyond it (a leaning die's side, a die whose top face was not found) makes that
-   die "cocked" - or, where no top face explains a blob, one or more cocked or unreadable
-   dice.  Touching dice each keep their own top face and are read, flagged ``touching``.
-4. The top face is rectified to a square and its pips must sit on the 3 x 3 grid in one of
-   the six layouts, with every other grid point showing clean body colour (a glare spot or
-   a smudge there makes the die unreadable: it could hide a pip).
+2. Each blob is fitted with the silhouette of a die lying flat (the camera model predicts
+   it exactly, ``dice_geometry``), then the top face is "snapped": the region of the face's
+   own body colour, pips filled, must be one square of the size a flat die shows there.
+3. What the picture shows beyond the flat die's silhouette (a leaning die's other face)
+   makes the die "cocked".  Touching dice are cut apart along the dark seams of their
+   bevelled edges; each top face that snaps is read (flagged ``touching``) and whatever no
+   flat die explains is reported unreadable.
+4. The top face is rectified to a square.  Marks on it are pips (black on white dice,
+   white on coloured ones, alike, crisp) or glare (lighter, tinted, soft) which is set
+   aside.  The pips must sit on the 3 x 3 grid in one of the six layouts, and every empty
+   grid point must show clean body colour - or glare with no pip showing through it.
 Pure: an image in, readings out; no I/O.
 """
 
@@ -162,6 +163,7 @@ def _faces(lab: NDArray[np.float32], mask: Mask, side: float) -> Mask:
 # --- one blob of dice ---------------------------------------------------------------------
 
 FLAT_EXCESS = 0.03  # blob beyond the flat-die silhouette of its top face: a leaning die
+MORE_THAN_ONE = 0.4  # so much beyond it: another die is there too
 SINGLE_MAX = 1.45  # blob area / one flat die's silhouette area above which dice touch
 
 
@@ -173,7 +175,6 @@ class _Fitter:
         self.origin = np.array(origin, dtype=np.float64)
         self.camera = camera
         self.canvas = np.zeros_like(region)
-        self.forbidden: Mask | None = None
 
     def silhouette(self, centre: tuple[float, float], yaw: float) -> Mask:
         outline = flat_outline(self.camera, centre, yaw) - self.origin
@@ -197,22 +198,11 @@ class _Fitter:
         excess = int(np.count_nonzero(self.region & (1 - grown))) / total
         return excess, deficit
 
-    def fit_score(self, centre: tuple[float, float], yaw: float) -> float:
-        """For one die among several: cover the blob, stay inside it, keep off others."""
-        sil = self.silhouette(centre, yaw)
-        total = int(np.count_nonzero(sil))
-        if total == 0:
-            return -1.0
-        inside = int(np.count_nonzero(sil & self.region))
-        score = (inside - 3 * (total - inside)) / total
-        if self.forbidden is not None:
-            score -= 3 * int(np.count_nonzero(sil & self.forbidden)) / total
-        return score
-
     def fit(
-        self, start: tuple[float, float], score_name: str, yaws: list[float]
+        self, start: tuple[float, float], yaws: list[float]
     ) -> tuple[tuple[float, float], float, float]:
-        score = self.iou if score_name == "iou" else self.fit_score
+        """The flat die (top-face centre, turn) whose silhouette best overlaps the blob."""
+        score = self.iou
         best = (start, 0.0, -9.0)
         for yaw in yaws:
             value = score(start, yaw)
@@ -268,12 +258,22 @@ def _read_component(
     one = int(np.count_nonzero(fitter.silhouette(_start_for(camera, blob_centre), 0.0)))
     area = len(xs)
     if area <= SINGLE_MAX * one:
-        centre, yaw, _ = fitter.fit(_start_for(camera, blob_centre), "iou", YAWS)
-        centre, yaw, square = _snap(lab, camera, centre, yaw)
+        fit_centre, fit_yaw, _ = fitter.fit(_start_for(camera, blob_centre), YAWS)
+        side = camera.top_side_px
+        starts = [(fit_centre, fit_yaw), (blob_centre, fit_yaw)] + [
+            ((fit_centre[0] + dx * side, fit_centre[1] + dy * side), fit_yaw)
+            for dx, dy in ((0.3, 0), (-0.3, 0), (0, 0.3), (0, -0.3))
+        ]
+        for start, start_yaw in starts:  # a poor silhouette (dark sides, shadow): try around
+            centre, yaw, square = _snap(lab, camera, start, start_yaw)
+            if square:
+                break
         colour = _colour_of(hsv, lab, region, origin)
         if not square:
             return [DieRead(None, colour, "cocked", blob_centre, False, "no square top face")]
         excess, _deficit = fitter.mismatch(centre, yaw)
+        if excess > MORE_THAN_ONE:  # far more than one die's worth: dice in contact
+            return _read_touching(image, lab, hsv, region, faces, origin, camera, one)
         if excess > FLAT_EXCESS:
             why = f"{excess:.2f} beyond a flat die"
             return [DieRead(None, colour, "cocked", blob_centre, False, why)]
@@ -301,6 +301,7 @@ def _snap(
     scale = SNAP_PATCH / span
     ok = False
     previous = False
+    good: tuple[tuple[float, float], float] | None = None
     for _ in range(4):  # re-centre on what was found: a poor start still converges
         c, s_ = math.cos(yaw), math.sin(yaw)
         # patch (x, y) -> image: centre + R(yaw) @ ((x, y) - mid) / scale
@@ -342,10 +343,14 @@ def _snap(
         iy = to_image[1, 0] * px + to_image[1, 1] * py + to_image[1, 2]
         turn = math.radians(((angle + 45) % 90) - 45)
         centre, yaw = (float(ix), float(iy)), yaw + turn
-        if ok and previous:
-            break
+        if ok:
+            good = (centre, yaw)
+            if previous:
+                break
         previous = ok
-    return centre, yaw, ok
+    if good is not None:
+        return good[0], good[1], True
+    return centre, yaw, False
 
 
 def _square_region(
@@ -366,7 +371,7 @@ def _square_region(
         return None
     # pieces a row of big pips cut off the same face lie wholly within the face's square
     keep = [label]
-    half = 0.55 * size
+    half = 0.5 * size
     for other in range(1, n):
         if other == label:
             continue
@@ -585,6 +590,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
     areas: list[float] = []
     pip_mask = np.zeros((s, s), dtype=bool)
     glare: list[tuple[float, float, float]] = []  # centre and radius, face units
+    hearts: list[NDArray[np.float32]] = []  # each pip's colour
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < 0.004 * s * s:
@@ -609,6 +615,7 @@ def read_square(square: Image) -> tuple[int | None, str]:
             return None, "a mark that is not round"
         pips.append((cx, cy))
         areas.append(area)
+        hearts.append(colour)
         pip_mask |= blob
     if not pips:
         return None, "no pips"
@@ -628,12 +635,10 @@ def read_square(square: Image) -> tuple[int | None, str]:
     if grid is None:
         return None, "pips off the grid"
     pip_colour = np.median(lab[pip_mask & (diff >= np.percentile(diff[pip_mask], 60))], axis=0)
-    for i, (x, y) in enumerate(pips):
-        blob_colour = np.median(
-            lab[labels == labels[round((y + 0.5) * (s - 1)), round((x + 0.5) * (s - 1))]], axis=0
-        )
-        if i and float(np.sqrt(((blob_colour - pip_colour) ** 2).sum())) > 2 * PIP_ALIKE:
-            return None, "pips of different colours"
+    if not dark_pips and any(
+        float(np.sqrt(((c - pip_colour) ** 2).sum())) > PIP_ALIKE for c in hearts
+    ):
+        return None, "pips of different colours"  # a white glint among white pips
     # every empty grid point must look like body, not like a pip, and be free of glare:
     # either could hide a pip there
     to_pip = np.sqrt(((lab - pip_colour) ** 2).sum(axis=2))
