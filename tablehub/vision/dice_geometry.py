@@ -99,3 +99,31 @@ def flat_top_face(camera: DiceCamera, top_centre_px: tuple[float, float], yaw: f
     corners = cube_corners((x, y), s, rotation(yaw))
     top = corners[4:]  # z = +0.5 in CUBE_CORNERS order: (-,-),(+,-),(-,+),(+,+)
     return camera.project(top[[0, 1, 3, 2]])
+
+
+# the die's four upright faces: (axis, sign) of the outward normal -> corners around the face
+SIDE_FACES = {
+    (0, 1): (1, 3, 7, 5),
+    (0, -1): (0, 2, 6, 4),
+    (1, 1): (2, 3, 7, 6),
+    (1, -1): (0, 1, 5, 4),
+}
+
+
+def flat_side_faces(
+    camera: DiceCamera, top_centre_px: tuple[float, float], yaw: float
+) -> list[FloatArray]:
+    """The picture quads (4, 2) of the upright faces the camera sees of that flat die: the
+    ones turned towards the middle of the picture, thinner the nearer the die lies to it."""
+    s = camera.die_mm
+    x, y = camera.unproject(top_centre_px[0], top_centre_px[1], s)
+    rot = rotation(yaw)
+    corners = cube_corners((x, y), s, rot)
+    eye = np.array([0.0, 0.0, camera.camera_mm])
+    faces = []
+    for (axis, sign), idx in SIDE_FACES.items():
+        quad = corners[list(idx)]
+        normal = rot[:, axis] * sign
+        if float(normal @ (eye - quad.mean(axis=0))) > 1e-9:
+            faces.append(camera.project(quad))
+    return faces
