@@ -13,8 +13,8 @@ card-vision ``CardTracker`` over the table's zones (``tablehub.vision.zones``) s
 into events.  The sightings come from the card identifier (``identify="vision"``: the
 finder and identifier on the rendered frame, ~1 s a frame here) or, by default, from the
 renderer's ground truth (what a correct identifier reports), which keeps a whole game
-well under two minutes.  A card covered by a newer card on the same pile counts as
-occluded, not gone, so a discard is never mistaken for a take.
+well under two minutes.  A card covered by a newer card on the same pile is under it
+(the tracker's pile stacks), not gone, so a discard is never mistaken for a take.
 
 Geometry: the vision layer's default zones for the configured table (``reveal`` in front
 of the hub, ``discard-1..3`` behind it, the deck in the ``trick`` circle, ``seat-1..N``
@@ -48,7 +48,6 @@ VISIBLE = 0.5  # ground truth: a card counts as seen when this much of it shows,
 # index corner (as the identifier reads a fanned card by its corner; bench.cards' rule)
 FAN_STEP = 30.0  # mm between the cards of a hand laid at the reveal spot
 PX_PER_MM = 1.0  # the camera's scale (a 900 x 600 mm table: 900 x 600 px)
-MOVED_MM = 20.0  # a card seen this far from where it lay has been put somewhere new
 
 
 @dataclass(frozen=True)
@@ -283,15 +282,10 @@ class VisionReader:
         self.identify = identify
         self.agree = agree
         self.on_read = on_read
-        self.tracker = self._tracker()
-        self.first_seen: dict[str, int] = {}  # card -> frame it has lain where it is since
-        self.placed: dict[str, Point] = {}  # card -> where it was last seen
+        self.tracker = CardTracker(camera.layout.zones, agree_frames=agree, forget_frames=2)
         self.frames = 0
         self._cache: tuple[int, list[Sighting]] | None = None  # (render number, sightings)
         self._deck = _enrolled() if identify == "vision" else None
-
-    def _tracker(self) -> CardTracker:
-        return CardTracker(self.camera.layout.zones, agree_frames=self.agree, forget_frames=2)
 
     def sightings(self) -> list[Sighting]:
         rendered = self.camera.last
@@ -324,52 +318,15 @@ class VisionReader:
 
     def __call__(self, frame: Frame) -> list[Observation]:
         self.frames += 1
-        seen = self.sightings()
-        for s in seen:  # since when each card lies where it is now
-            if s.card_id is None:
-                continue
-            before = self.placed.get(s.card_id)
-            if before is None or math.dist(before, s.centre_mm) > MOVED_MM:
-                self.first_seen[s.card_id] = self.frames
-            self.placed[s.card_id] = s.centre_mm
-        events = self.tracker.update(seen, occluded=self._covered(seen))
-        for event in events:
-            if event.change == "removed" and event.card_id is not None:
-                self.first_seen.pop(event.card_id, None)
-                self.placed.pop(event.card_id, None)
+        events = self.tracker.update(self.sightings())
         if events and self.on_read is not None:
             self.on_read(events, frame)
         return list(events)
 
-    def _covered(self, seen: list[Sighting]) -> Callable[[Point], bool]:
-        """A known card out of view is covered (not gone) when a card that came into view
-        after it lies in its zone now: a discard on top of it."""
-        in_view = {s.card_id for s in seen if s.card_id is not None}
-        absent: dict[Point, list[str]] = {}  # cards on a pile share a centre: by place
-        for card in self.tracker.cards:
-            if card.card_id is not None and card.card_id not in in_view:
-                absent.setdefault(card.centre_mm, []).append(card.card_id)
-        layout = self.camera.layout
-
-        def covered(point: Point) -> bool:
-            zone = layout.zone_at(point)
-            newer = [
-                self.first_seen.get(s.card_id, 0)
-                for s in seen
-                if s.card_id is not None and layout.zone_at(s.centre_mm) == zone
-            ]
-            return any(
-                self.first_seen.get(card, 0) < max(newer, default=-1)
-                for card in absent.get(point, [])
-            )
-
-        return covered
-
     def reread(self, zone: str | None) -> None:
-        """Forget what was settled so everything in view is reported again."""
-        self.tracker = self._tracker()
-        self.first_seen = {}
-        self.placed = {}
+        """Forget what was settled (in ``zone``, or everywhere) so what is in view there is
+        reported again."""
+        self.tracker.forget(zone)
 
 
 def _enrolled() -> EnrolledDeck:
