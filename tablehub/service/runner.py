@@ -287,7 +287,12 @@ def _attach_camera(
         hub.transcript("[hub] camera: simulated table scene (640x360), cards read by marker")
         states["camera"] = DeviceState("SIMULATED", "table scene 640x360, cards read by marker")
         return
-    reader = _vision_reader(config, game)
+    try:
+        reader = _vision_reader(config, game)
+    except Exception as err:  # not set up yet (or broken): the hub runs without the camera
+        hub.transcript(f"[hub] camera not started: {err}")
+        states["camera"] = DeviceState("failed", str(err))
+        return
     if reader is None:
         hub.transcript("[hub] camera: no card reader for this game yet; camera not started")
         states["camera"] = DeviceState("not in use", "no card reader for this game yet")
@@ -305,13 +310,11 @@ def _attach_camera(
 
 
 def _vision_reader(config: Config, game: str) -> FrameReader | None:
-    """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``."""
-    try:
-        from tablehub.vision import reader as vision_reader  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    made: FrameReader | None = vision_reader.make_frame_reader(config, game)
-    return made
+    """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``
+    (raises ``ReaderUnavailable`` naming the command to run when the table is not set up)."""
+    from tablehub.vision.reader import make_frame_reader
+
+    return make_frame_reader(config, game)
 
 
 def _frame_saver(
