@@ -16,22 +16,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tablehub.referee.chaos_in_gotham import CAMERA_ALIASES, DECK_PREFIX
 from tablehub.service.chaos_sim import Placed
 from tablehub.vision.cardart import standin_faces
-from tablehub.vision.decks import DECKS
 from tablehub.vision.scene import Camera, CardPlacement, Scene, render_scene
-
-
-def standin_id(card_id: str) -> str:
-    """The stand-in deck's id for a card (its 15th location has a placeholder id)."""
-    known = set(DECKS["chaos"].ids)
-    if card_id in known or card_id.endswith(":back"):
-        return card_id
-    for alias, name in CAMERA_ALIASES.items():
-        if card_id == DECK_PREFIX + name and DECK_PREFIX + alias in known:
-            return DECK_PREFIX + alias
-    return card_id
 
 
 class TableRenderer:
@@ -53,8 +40,7 @@ class TableRenderer:
 
     def scene(self, placed: Mapping[str, Placed]) -> Scene:
         cards = [
-            CardPlacement(standin_id(p.card_id), p.centre, p.angle_deg, p.face_up)
-            for p in placed.values()
+            CardPlacement(p.card_id, p.centre, p.angle_deg, p.face_up) for p in placed.values()
         ]
         return Scene(
             faces=self.faces,
