@@ -90,7 +90,9 @@ def test_every_face_is_drawn_and_distinct() -> None:
 def test_chaos_locations_are_the_rulebooks_fifteen_with_the_engines_ids() -> None:
     from tablehub.games.chaos_in_gotham.cards import load_card_data
 
-    rules = Path("/work/shared/rules/chaos-in-gotham-city.txt")
+    root = Path(__file__).resolve().parents[2]
+    candidates = [root.parent / "shared", root.parent.parent / "shared", Path("/work/shared")]
+    rules = next((c for c in candidates if c.is_dir()), root) / "rules/chaos-in-gotham-city.txt"
     locations = {c.id: c.name for c in DECKS["chaos"].cards if c.category == "location"}
     engine = load_card_data().locations
     assert set(locations) == {f"chaos:loc-{key}" for key in engine}
