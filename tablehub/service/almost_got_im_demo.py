@@ -65,8 +65,13 @@ tablehub demo almost-got-im: {players} players at a simulated table, the hub as 
           column, seconds of game time) but cost no wall time
   [table] lines narrate what the simulated players do (they know their own cards);
   [voice] [panel] [screen] [timer] [camera] [hub] lines are the hub.  During a Blackout
-  the hub's own lines show nothing of what the awake player does.
+  the hub's own lines show nothing of what the awake player does, and no [camera] line
+  ever reports the reveal spot (what is shown there, and how, is secret).
 """
+
+
+PRIVATE_ZONE = "reveal"
+"""What is shown here (roles, hands at night, face up or down) is secret: never printed."""
 
 
 def run_demo(options: DemoOptions) -> int:
@@ -177,6 +182,8 @@ def simulation_for(
         def on_read(events: list[CardEvent], frame: Frame) -> None:
             number = reader.read
             for event in events:
+                if event.zone == PRIVATE_ZONE:
+                    continue  # what is shown there, and how, is a secret
                 face = event.card_id or "a card face down"
                 transcript(f"[camera] frame {number}: {event.change} {face} at {event.zone}")
             if frames_dir is not None and saved[0] < MAX_FRAMES:
