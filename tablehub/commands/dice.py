@@ -24,7 +24,7 @@ def register(subparsers: Subparsers) -> None:
         description="Run a virtual dice tower speaking the real protocol on a pseudo-terminal. "
         "The first line printed is its device path. Control it by lines on stdin: roll, mute, "
         "unmute, silent S, corrupt P, drop S, reboot-on-open on|off, slow S, garbage P, "
-        "duplicate P, quit.",
+        "duplicate P, misread P, quit.",
     )
     sim.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
     sim.add_argument(
@@ -50,6 +50,7 @@ def register(subparsers: Subparsers) -> None:
         ("--corrupt", "fraction of frames sent with a broken checksum"),
         ("--garbage", "fraction of frames preceded by garbage bytes"),
         ("--duplicate", "fraction of frames sent twice"),
+        ("--misread", "fraction of stable dice the tower reads wrongly (for the cross-check)"),
         ("--slow", "seconds of delay before every frame"),
     ):
         sim.add_argument(name, type=float, default=0.0, help=text)
@@ -102,7 +103,7 @@ def _tower_sim(args: argparse.Namespace) -> int:
 
     try:
         dice = sim.parse_dice(args.dice)
-        for name in ("cocked", "corrupt", "garbage", "duplicate"):
+        for name in ("cocked", "corrupt", "garbage", "duplicate", "misread"):
             if not 0.0 <= getattr(args, name) <= 1.0:
                 raise ValueError(f"--{name} is a fraction from 0 to 1")
         if args.slow < 0 or args.auto_roll < 0:
@@ -117,6 +118,7 @@ def _tower_sim(args: argparse.Namespace) -> int:
         slow=args.slow,
         garbage=args.garbage,
         duplicate=args.duplicate,
+        misread=args.misread,
     )
     options = sim.SimOptions(
         seed=args.seed,

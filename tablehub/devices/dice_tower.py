@@ -645,24 +645,27 @@ def doctor_checks(config: Config, simulated: bool) -> list[Check]:
     return [Check("dice tower", True, status.line())]
 
 
-def make_feed(
-    config: Config, simulated: bool, transcript: Callable[[str], None]
-) -> Callable[[Callable[[Any], None]], Any] | None:
+class TowerFeed:
     """The service's dice source: every throw the tower reads goes on the hub's queue, and
-    into the roll log for `tablehub dice stats`."""
-    import asyncio
+    into the roll log for `tablehub dice stats`.  The hub calls ``reread`` when a referee
+    asks the dice to be read again (a tower/camera disagreement)."""
 
-    if simulated and config.dice_tower.port != "sim":
-        return None  # simulated runs get a virtual tower only when the config asks for one
-    port = config.dice_tower.port
+    def __init__(self, config: Config, transcript: Callable[[str], None]) -> None:
+        self.config = config
+        self.transcript = transcript
+        self.tower: DiceTower | None = None
 
-    async def feed(post: Callable[[Any], None]) -> None:
+    async def __call__(self, post: Callable[[Any], None]) -> None:
+        import asyncio
+
         from tablehub.devices.dice_tower_rolls import RollLog
 
-        tower = await asyncio.to_thread(open_tower, port, config.dice_tower.baud)
-        rolls = RollLog(RollLog.default_path(config.data_dir))
+        port = self.config.dice_tower.port
+        tower = await asyncio.to_thread(open_tower, port, self.config.dice_tower.baud)
+        self.tower = tower
+        rolls = RollLog(RollLog.default_path(self.config.data_dir))
         if tower.status().simulated or port == "sim":
-            transcript("dice tower: SIMULATED")
+            self.transcript("dice tower: SIMULATED")
         try:
             while True:
                 event = await asyncio.to_thread(tower.next_throw, 0.5)
@@ -670,7 +673,23 @@ def make_feed(
                     rolls.record(event)
                     post(event)
         finally:
+            self.tower = None
             rolls.close()
             await asyncio.to_thread(tower.close)
 
-    return feed
+    def reread(self) -> None:
+        """Ask the tower to read the tray again (its answer comes as a new result); the
+        command waits for the tower's acknowledgement, so off the event loop."""
+        tower = self.tower
+        if tower is not None:
+            threading.Thread(target=tower.reread, name="tower-reread", daemon=True).start()
+
+
+def make_feed(
+    config: Config, simulated: bool, transcript: Callable[[str], None]
+) -> TowerFeed | None:
+    """The tower feed for the service (None: simulated runs get a virtual tower only when
+    the config asks for one, ``dice_tower.port = "sim"``)."""
+    if simulated and config.dice_tower.port != "sim":
+        return None
+    return TowerFeed(config, transcript)

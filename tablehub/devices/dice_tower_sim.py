@@ -7,9 +7,11 @@ It tells the host it is simulated (HELLO capability bit), so the hub says SIMULA
 
 Control: fault switches as options at start, and the same words as lines on stdin at run
 time (``roll``, ``mute``, ``unmute``, ``silent 2``, ``corrupt 0.3``, ``drop 1.5``,
-``reboot-on-open on``, ``slow 0.8``, ``garbage 0.2``, ``duplicate 0.5``, ``quit``).  It
-reports what happens as lines on stdout (``connected``, ``throw 3``, ``settled 3 <t>``,
-``result 3 6:green,2:purple``...) so tests wait on events instead of sleeping.
+``reboot-on-open on``, ``slow 0.8``, ``garbage 0.2``, ``duplicate 0.5``, ``misread 0.5``,
+``quit``).  It reports what happens as lines on stdout (``connected``, ``throw 3``,
+``settled 3 <t>``, ``shown 3 6:green,2:purple`` - the dice as they really lie, for a
+simulated camera over the same tray - ``result 3 6:green,2:purple``...) so tests wait on
+events instead of sleeping.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Faults:
     slow: float = 0.0  # seconds added before every frame goes out
     garbage: float = 0.0  # fraction of frames preceded by random bytes
     duplicate: float = 0.0  # fraction of frames sent twice
+    misread: float = 0.0  # fraction of stable dice the tower's own camera reads wrongly
 
 
 @dataclass
@@ -255,17 +258,25 @@ class VirtualTower:
             return
         self.pending = None
         shown = [(self.rng.randint(1, 6), colour) for colour in self.options.dice]
-        dice = self.reader(shown, self.rng)
+        dice = [self._misread(d) for d in self.reader(shown, self.rng)]
         settle_ms = int((pending.settle_at - now) * 1000)
         self.tower.settled(pending.throw_id, max(0, settle_ms))
         self.tower.result(pending.throw_id, 1, dice, self._ms(), int(pending.settle_at * 1000))
         self._say(f"settled {pending.throw_id} {pending.settle_at:.6f}")
+        self._say(f"shown {pending.throw_id} " + ",".join(f"{v}:{c}" for v, c in shown))
         text = ",".join(
             f"{d.value if d.status == wire.STATUS_STABLE else wire.STATUS_NAMES[d.status]}"
             f":{COLOURS[d.colour]}"
             for d in dice
         )
         self._say(f"result {pending.throw_id} {text}")
+
+    def _misread(self, die: wire.Die) -> wire.Die:
+        """The misread fault: a stable die reported with the next value round (the
+        checksum is fine - only the hub's cross-check with its own camera can tell)."""
+        if die.status != wire.STATUS_STABLE or self.fault_rng.random() >= self.faults.misread:
+            return die
+        return wire.Die(die.value % 6 + 1, die.colour, die.status)
 
     def _reread(self) -> None:
         last = self.tower.last_result
@@ -305,6 +316,8 @@ class VirtualTower:
                 f.garbage = _fraction(args[0])
             elif word == "duplicate":
                 f.duplicate = _fraction(args[0])
+            elif word == "misread":
+                f.misread = _fraction(args[0])
             elif word == "quit":
                 self.running = False
             else:

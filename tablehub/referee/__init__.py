@@ -17,6 +17,7 @@ REFEREES: dict[str, str] = {
     "get-adler": "tablehub.referee.get_adler:AdlerReferee",
     "chaos-in-gotham": "tablehub.referee.chaos_in_gotham:ChaosReferee",
     "almost-got-im": "tablehub.referee.almost_got_im:AgiReferee",
+    "dice-tray": "tablehub.referee.dice_tray:DiceTrayReferee",
 }
 
 

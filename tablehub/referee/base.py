@@ -227,6 +227,9 @@ class Referee(ABC):
 
     game: ClassVar[str]  # the registry name, e.g. "almost-got-im"
     rereads: ClassVar[int] = 1  # re-read requests before the table is asked
+    # records that are only half of a reading (one source of a cross-checked throw): they do
+    # not start the re-read count again, so tower/camera disagreements still reach the table
+    passive_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -376,7 +379,8 @@ class Referee(ABC):
                 outputs.append(AskTable(str(record["public"])))
             outputs += self.on_rejected(record)
         else:
-            self.rejections.clear()
+            if kind not in self.passive_kinds:
+                self.rejections.clear()
             outputs += self.apply_record(record)
         self._track(outputs)
         return outputs

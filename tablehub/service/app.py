@@ -301,8 +301,14 @@ class Hub:
         elif isinstance(out, Reread):
             log.debug("re-read %s %s: %s", out.source, out.zone, out.reason)
             self.transcript(f"[{out.source}] re-read {out.zone or ''}".rstrip())
-            if out.source == "camera" and self.devices.reader is not None:
-                self.devices.reader.reread(out.zone)
+            reader = self.devices.reader
+            dice = out.source == "dice"  # the tower and a camera that reads dice
+            if reader is not None and (out.source == "camera" or (dice and _reads_dice(reader))):
+                reader.reread(out.zone)
+            for feed in self.devices.feeds if dice else ():
+                reread = getattr(feed, "reread", None)  # the dice tower's feed
+                if reread is not None:
+                    reread()
 
     def _mark(self, name: str) -> None:
         self.post(TimerEvent(name))
@@ -383,6 +389,10 @@ class Hub:
                 await asyncio.sleep(max(0.0, started + period - self.loop.time()))
         finally:
             camera.close()
+
+
+def _reads_dice(reader: FrameReader) -> bool:
+    return bool(getattr(reader, "reads_dice", False))
 
 
 def _leds(seats: tuple[int, ...], count: int) -> str:

@@ -458,12 +458,17 @@ def _paste(img: FloatImage, tex: FloatImage, alpha: FloatImage, quad: NDArray[np
 
 
 def render_throw(
-    values: list[tuple[int, str]], rng: random.Random, cocked: float = 0.0
+    values: list[tuple[int, str]],
+    rng: random.Random,
+    cocked: float = 0.0,
+    camera: DiceCamera | None = None,
 ) -> tuple[Image, list[DieTruth], DiceCamera]:
     """A tray picture of these (value, colour) dice, for the virtual tower's camera mode,
-    with the (calibrated) camera that took it."""
+    with the (calibrated) camera that took it (``camera``: a fixed one over the tray)."""
     scene = random_scene(rng, "plain")
     scene.dice = []
+    if camera is not None:
+        scene.camera = camera
     cam = scene.camera
     half_w, half_h = cam.unproject(0, 0, 0)
     for value, colour in values:

@@ -94,6 +94,14 @@ def test_duplicated_frames_deliver_once(tower: SpawnedSimTower) -> None:
     assert tower.status().counters.duplicates > 0
 
 
+@pytest.mark.parametrize("tower", [("--misread", "1.0")], indirect=True)
+def test_misread_dice_arrive_as_read_and_differ_from_the_tray(tower: SpawnedSimTower) -> None:
+    event, line = roll_and_get(tower)
+    assert as_tuples(event) == parse_result(line)  # the link delivers what the tower says
+    shown = parse_result(next(h for h in tower.sim.history if h.startswith("shown")))
+    assert [(v % 6 + 1, c, s) for v, c, s in shown if v is not None] == as_tuples(event)
+
+
 @pytest.mark.parametrize("tower", [("--slow", "0.4")], indirect=True)
 def test_slow_answers_are_waited_for(tower: SpawnedSimTower) -> None:
     event, line = roll_and_get(tower)
