@@ -201,8 +201,10 @@ def _find_flat_faces(img: NDArray[np.float32], mask: Mask, camera: DiceCamera) -
             continue
         outline = silhouette(camera, face.centre, face.yaw, mask.shape)
         top = silhouette(camera, face.centre, face.yaw, mask.shape, top_only=True)
-        covered = sum(int(np.count_nonzero(top & d.outline)) for d in chosen)
-        if covered > 0.4 * max(int(np.count_nonzero(top)), 1):
+        x, y, half = round(face.centre[0]), round(face.centre[1]), round(side) + 2
+        window = (slice(max(y - half, 0), y + half), slice(max(x - half, 0), x + half))
+        covered = sum(int(np.count_nonzero(top[window] & d.outline[window])) for d in chosen)
+        if covered > 0.4 * max(int(np.count_nonzero(top[window])), 1):
             continue  # part of a die already found (its side face)
         chosen.append(_Die(face, outline))
     return chosen

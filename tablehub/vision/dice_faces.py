@@ -58,13 +58,16 @@ def _outline_points(inner: float, edge: float) -> tuple[NDArray[Any], NDArray[An
 
 _INS, _ONS = _outline_points(INNER, EDGE)
 _INTERIOR = np.array([(x, y) for y in _GRID for x in _GRID])
+_ALL = np.concatenate([_INTERIOR, _INS, _ONS])
+_N_IN, _N_EDGE = len(_INTERIOR), len(_INS)
 
 
 def sample(img: FloatImage, xs: NDArray[Any], ys: NDArray[Any]) -> FloatImage:
     """Bilinear samples of ``img`` at picture points (any shape) -> shape + (3,)."""
     shape = np.shape(xs)
-    mx = np.asarray(xs, dtype=np.float32).reshape(1, -1)
-    my = np.asarray(ys, dtype=np.float32).reshape(1, -1)
+    rows = shape[0] if len(shape) == 2 else 1  # OpenCV maps stay under 32767 a side
+    mx = np.asarray(xs, dtype=np.float32).reshape(rows, -1)
+    my = np.asarray(ys, dtype=np.float32).reshape(rows, -1)
     out: NDArray[Any] = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     result: FloatImage = out.reshape(*shape, 3)
     return result
@@ -79,17 +82,21 @@ def _to_picture(
     return cx[:, None] + c * u - s * v, cy[:, None] + s * u + c * v
 
 
+def _dot(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
+    """Per-pixel dot product over the colour axis (numpy sums a 3-long axis slowly)."""
+    result: NDArray[Any] = a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2]
+    return result
+
+
 def membership(colours: NDArray[Any], body: NDArray[Any]) -> NDArray[Any]:
     """How much each colour (..., 3) is the face's own body colour (..., 3) (0-1): the same
     chromaticity at the same brightness.  The bevel, pips, glare, side faces in another
     light and the mat all fall short."""
-    norm = np.maximum(np.linalg.norm(body, axis=-1, keepdims=True), 8.0)
-    unit = body / norm
-    scaled = colours / norm
-    ratio = (scaled * unit).sum(axis=-1)
-    off = np.linalg.norm(scaled - ratio[..., None] * unit, axis=-1)
-    tint = np.maximum(TINT_SPREAD, 6.0 / norm[..., 0])  # dark faces: noise matters more
-    result: NDArray[Any] = np.exp(-(((ratio - 1) / RATIO_SPREAD) ** 2) - (off / tint) ** 2)
+    norm2 = np.maximum(_dot(body, body), 64.0)  # |body|, at least 8
+    ratio = _dot(colours, body) / norm2  # brightness along the body's colour
+    off2 = np.maximum(_dot(colours, colours) / norm2 - ratio * ratio, 0.0)  # across it
+    tint = np.maximum(TINT_SPREAD, 6.0 / np.sqrt(norm2))  # dark faces: noise matters more
+    result: NDArray[Any] = np.exp(-(((ratio - 1) / RATIO_SPREAD) ** 2) - off2 / (tint * tint))
     return result
 
 
@@ -97,12 +104,14 @@ def _body(inside: NDArray[Any]) -> NDArray[Any]:
     """The body colour among (N, M, 3) samples of N faces' insides.  Pips can be half of
     them (a six with big pips): a coloured body is its most tinted part (pips are white),
     a white one its lightest (pips are black)."""
-    chroma = inside.max(axis=2) - inside.min(axis=2)
-    light = inside.mean(axis=2)
+    b, g, r = inside[..., 0], inside[..., 1], inside[..., 2]
+    chroma = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    light = (b + g + r) / 3
     k = int(0.8 * (inside.shape[1] - 1))
     coloured = np.partition(chroma, k, axis=1)[:, k] > 0.3 * np.partition(light, k, axis=1)[:, k]
     key = np.where(coloured[:, None], chroma, light)
-    order = np.argsort(-key, axis=1)[:, : max(3, int(0.45 * inside.shape[1]))]
+    keep = max(3, int(0.45 * inside.shape[1]))
+    order = np.argpartition(-key, keep - 1, axis=1)[:, :keep]  # the keep largest
     top = np.take_along_axis(inside, order[:, :, None], axis=1)
     result: NDArray[Any] = np.median(top, axis=1)
     return result
@@ -112,14 +121,14 @@ def score_poses(
     img: FloatImage, cx: NDArray[Any], cy: NDArray[Any], yaw: NDArray[Any], side: float
 ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """For N poses: (outline dip, inside fill, body colour (N, 3), dip per edge (N, 4))."""
-    ix, iy = _to_picture(_INTERIOR, cx, cy, yaw, side)
-    inside = sample(img, ix, iy)  # (N, 49, 3)
+    xs, ys = _to_picture(_ALL, cx, cy, yaw, side)
+    samples = sample(img, xs, ys)  # (N, inside + outline points, 3), one remap
+    inside = samples[:, :_N_IN]
     body = _body(inside)
-    fill = (membership(inside, body[:, None, :]) > 0.5).mean(axis=1)
-    ax, ay = _to_picture(_INS, cx, cy, yaw, side)
-    bx, by = _to_picture(_ONS, cx, cy, yaw, side)
-    m_in = membership(sample(img, ax, ay), body[:, None, :])
-    m_on = membership(sample(img, bx, by), body[:, None, :])
+    member = membership(samples, body[:, None, :])
+    fill = (member[:, :_N_IN] > 0.5).mean(axis=1)
+    m_in = member[:, _N_IN : _N_IN + _N_EDGE]
+    m_on = member[:, _N_IN + _N_EDGE :]
     dip = np.clip(m_in - m_on, -0.5, 1.0)
     per_edge = dip.reshape(len(cx), 4, len(_T)).mean(axis=2)
     return dip.mean(axis=1), fill, body, per_edge

@@ -82,10 +82,12 @@ def check_flat(
     area = side * side
     outline = silhouette(camera, centre, yaw, mask.shape)
     top = silhouette(camera, centre, yaw, mask.shape, top_only=True)
-    ys, xs = np.nonzero(outline)
+    corners = flat_outline(camera, centre, yaw)
     pad = int(side) + 4
-    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0])
-    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1])
+    y0 = max(int(corners[:, 1].min()) - pad, 0)
+    y1 = min(int(corners[:, 1].max()) + pad + 1, mask.shape[0])
+    x0 = max(int(corners[:, 0].min()) - pad, 0)
+    x1 = min(int(corners[:, 0].max()) + pad + 1, mask.shape[1])
     win = (slice(y0, y1), slice(x0, x1))
     fg, own, theirs = mask[win], outline[win], others[win]
     tolerance = max(2, round(0.05 * side))
