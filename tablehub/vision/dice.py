@@ -43,6 +43,8 @@ read_square = dice_read.read_square
 DEFAULT_FOCAL_RATIO = 0.875  # focal length / picture width when no camera is given
 FOREGROUND = 25.0  # Lab distance from the mat that makes a pixel part of a die
 SEED_DEPTH = 0.3  # a seed lies at least this deep (sides) inside a die's blob
+RESEARCH = 2  # times what no face explains is searched again
+RESEED_DEPTH = 0.35  # ...where it is this deep (sides): most of a die's top face
 MIN_DIE = 0.5  # a leftover blob of at least this many dice' areas is a die of its own
 
 
@@ -159,13 +161,15 @@ def _guess_camera(image: Image, mask: Mask) -> DiceCamera:
 # --- top faces ----------------------------------------------------------------------------
 
 
-def _seeds(mask: Mask, camera: DiceCamera) -> list[tuple[float, float]]:
+def _seeds(
+    mask: Mask, camera: DiceCamera, min_depth: float = SEED_DEPTH
+) -> list[tuple[float, float]]:
     """Places worth fitting a top face at: deep inside the dice' blobs, and (a top face
     lies farther from the picture's middle than the die's sides) a little outwards."""
     side = camera.top_side_px
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     grow = max(3, round(0.4 * side) | 1)
-    peaks = (depth >= SEED_DEPTH * side) & (depth >= cv2.dilate(depth, np.ones((grow, grow))))
+    peaks = (depth >= min_depth * side) & (depth >= cv2.dilate(depth, np.ones((grow, grow))))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-depth[ys, xs])
     seeds: list[tuple[float, float]] = []
@@ -185,18 +189,39 @@ def _seeds(mask: Mask, camera: DiceCamera) -> list[tuple[float, float]]:
 
 def _find_flat_faces(img: NDArray[np.float32], mask: Mask, camera: DiceCamera) -> list[_Die]:
     """Top faces that fit, best first, none overlapping another die (two dice cannot share
-    the same place on the table)."""
+    the same place on the table).  Dice in contact make one blob whose deepest points lie
+    between them: what the faces found do not explain is searched again, on its own."""
     side = camera.top_side_px
     candidates: list[TopFace] = []
-    for seed in _seeds(mask, camera):
-        if any(math.dist(seed, f.centre) < 0.25 * side for f in candidates):
-            continue  # this seed lies on a face already found
-        face = fit_top_face(img, side, seed)
-        if face is not None:
-            candidates.append(face)
-    candidates.sort(key=lambda f: -(f.score + 0.25 * f.fill))
+    seeds = _seeds(mask, camera)
     chosen: list[_Die] = []
-    for face in candidates:
+    for _ in range(1 + RESEARCH):
+        found = len(candidates)
+        for seed in seeds:
+            if any(math.dist(seed, f.centre) < 0.25 * side for f in candidates):
+                continue  # this seed lies on a face already found
+            face = fit_top_face(img, side, seed)
+            if face is not None:
+                candidates.append(face)
+        if chosen and len(candidates) == found:
+            break
+        chosen = _choose(candidates, mask, camera)
+        explained = np.zeros_like(mask)
+        for die in chosen:
+            explained |= die.outline
+        grow = max(3, round(0.08 * side) | 1)
+        rest = mask & (1 - cv2.dilate(explained, np.ones((grow, grow), np.uint8)))
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        seeds = _seeds(rest, camera, RESEED_DEPTH)
+        if not seeds:
+            break
+    return chosen
+
+
+def _choose(candidates: list[TopFace], mask: Mask, camera: DiceCamera) -> list[_Die]:
+    side = camera.top_side_px
+    chosen: list[_Die] = []
+    for face in sorted(candidates, key=lambda f: -(f.score + 0.25 * f.fill)):
         if any(math.dist(face.centre, d.face.centre) < 0.95 * side for d in chosen):
             continue
         outline = silhouette(camera, face.centre, face.yaw, mask.shape)
