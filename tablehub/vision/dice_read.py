@@ -259,6 +259,8 @@ def find_grid(
         return None
     typical = float(np.median([m.radius for m in marks]))
     marks = [m for m in marks if 0.6 * typical <= m.radius <= 1.6 * typical]
+    if not marks:
+        return None  # two marks of very different sizes: no grid to centre on
     middle = complex(float(np.mean([m.x for m in marks])), float(np.mean([m.y for m in marks])))
     shifted = [replace(m, x=m.x - middle.real, y=m.y - middle.imag) for m in marks]
     grid = _fit_grid(shifted)
