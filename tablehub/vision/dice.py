@@ -43,7 +43,6 @@ read_square = dice_read.read_square
 DEFAULT_FOCAL_RATIO = 0.875  # focal length / picture width when no camera is given
 FOREGROUND = 25.0  # Lab distance from the mat that makes a pixel part of a die
 SEED_DEPTH = 0.3  # a seed lies at least this deep (sides) inside a die's blob
-SEED_CLOSE = 0.15  # gaps this wide (sides) in a blob are closed before seeding
 SEED_SKIP = 0.25  # a seed this close (sides) to a face found is not fitted again
 RESEARCH = 2  # times what no face explains is searched again
 RESEED_DEPTH = 0.35  # ...where it is this deep (sides): most of a die's top face
@@ -195,11 +194,7 @@ def _find_flat_faces(img: NDArray[np.float32], mask: Mask, camera: DiceCamera) -
     between them: what the faces found do not explain is searched again, on its own."""
     side = camera.top_side_px
     candidates: list[TopFace] = []
-    # seeds from the blobs with their gaps closed: a die in shadow on a mat of its own hue
-    # can show only in pieces (its pips, its lit side), too thin to hold a seed
-    gap = max(3, round(SEED_CLOSE * side) | 1)
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((gap, gap), np.uint8))
-    seeds = _seeds(_fill_holes(closed), camera)
+    seeds = _seeds(mask, camera)
     chosen: list[_Die] = []
     for _ in range(1 + RESEARCH):
         found = len(candidates)
