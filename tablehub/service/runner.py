@@ -331,9 +331,18 @@ def _attach_camera(
     states["camera"] = DeviceState("SIMULATED" if simulated else "ok", size)
 
 
+# games whose camera watches the dice tray (pip counting) instead of reading cards
+DICE_CAMERA_GAMES = frozenset({"dice-tray"})
+
+
 def _vision_reader(config: Config, game: str) -> FrameReader | None:
     """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``
-    (raises ``ReaderUnavailable`` naming the command to run when the table is not set up)."""
+    (raises ``ReaderUnavailable`` naming the command to run when the table is not set up);
+    for a dice game, the pip counter over the tray."""
+    if game in DICE_CAMERA_GAMES:
+        from tablehub.vision.dice_reader import DiceFrameReader
+
+        return DiceFrameReader()
     from tablehub.vision.reader import make_frame_reader
 
     return make_frame_reader(config, game)

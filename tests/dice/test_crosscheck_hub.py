@@ -144,3 +144,10 @@ def test_the_camera_reports_a_settled_throw_once_and_again_when_asked() -> None:
     assert reader(moved) == [] and len(reader(moved)) == 1  # a new throw, the same faces
     shown.clear()
     assert reader(still) == [] and reader(still) == []  # an empty tray is no throw
+
+
+def test_a_dice_game_gets_the_pip_counter_as_its_camera_reader() -> None:
+    from tablehub.config import Config
+    from tablehub.service.runner import _vision_reader
+
+    assert isinstance(_vision_reader(Config(), "dice-tray"), DiceFrameReader)
