@@ -45,12 +45,19 @@ from tablehub.devices.camera import Frame
 from tablehub.games.base import CHANCE, PUBLIC, Event, Move
 from tablehub.games.get_adler.bots import AdlerBot
 from tablehub.games.get_adler.state import AdlerState
-from tablehub.observations import CardEvent, ManualEvent, Observation, PanelEvent
+from tablehub.observations import (
+    CardEvent,
+    ManualEvent,
+    Observation,
+    PanelEvent,
+    observation_from_json,
+)
 from tablehub.referee.base import (
     AskTable,
     ChooseSeat,
     OfflineTable,
     Output,
+    Referee,
     Reread,
     Say,
     Setup,
@@ -77,7 +84,7 @@ TABLE_MM = (900.0, 600.0)
 REAL_PX_PER_MM = 2.0  # --vision real: the scale of a table camera (the identifier's poses)
 VOICE_TIMEOUT = 3600.0  # virtual seconds: synthesis runs in real time while the clock jumps
 MAX_FRAMES = 40  # camera frames kept (the first cards read)
-RELAYS = 3  # times a player lays a card again that the hub did not take, before giving up
+RELAYS = 8  # times a player lays a card again that the hub did not take, before giving up
 AGREE, FORGET = 2, 2  # the simulated camera's tracker (sim_camera.SimCardReader's)
 Simulation = Callable[["Hub", "PanelHands | None"], None]
 
@@ -94,6 +101,7 @@ class Action:
     expect: bool = False  # the hub must take it (a record): else the player lays it again
     unprompted: bool = False  # press: the hub is not asking for the button
     pile: str = ""  # card: where it is laid ("discard", "stack", "reveal", "character")
+    face: str = ""  # card: the camera's id of its face
 
 
 @dataclass
@@ -110,6 +118,7 @@ class DemoResult:
     unseen: int = 0  # cards the hub never took, even laid again
     laid: dict[str, int] = field(default_factory=dict)  # cards laid, by pile
     at_once: dict[str, int] = field(default_factory=dict)  # of those: taken when first laid
+    told: dict[str, int] = field(default_factory=dict)  # of those: told when the hub asked
     frames: int = 0  # camera frames read
     renders: int = 0  # frames rendered (a frame is rendered again only when the table changed)
     seconds: float = 0.0
@@ -119,23 +128,26 @@ class DemoResult:
     def agrees(self) -> bool:
         return (self.truth_winner, self.truth_reason) == (self.hub_winner, self.hub_reason)
 
-    def card(self, action: Action, at_once: bool, taken: bool) -> None:
+    def card(self, action: Action, at_once: bool, taken: bool, told: bool) -> None:
         """A card was laid (``action``): taken by the hub at once, after laying it again,
-        or never."""
+        told by the table when the hub asked, or never."""
         self.laid[action.pile] = self.laid.get(action.pile, 0) + 1
         self.at_once[action.pile] = self.at_once.get(action.pile, 0) + at_once
+        self.told[action.pile] = self.told.get(action.pile, 0) + told
         self.unseen += not taken
 
     def camera_summary(self) -> str:
         """How the camera did: frames, and the cards laid it read at once or not."""
         laid, at_once = sum(self.laid.values()), sum(self.at_once.values())
+        told = sum(self.told.values())
         discards, read = self.laid.get("discard", 0), self.at_once.get("discard", 0)
         return (
-            f"{self.frames} frames read ({self.renders} rendered); {laid} cards laid, "
-            f"{at_once} read at once, {laid - at_once - self.unseen} after laying again "
-            f"({self.relays} time(s)), {self.unseen} never; discard pile: {read} of "
-            f"{discards} read at once; the hub asked the table {self.asked_table} time(s) "
-            f"and re-read {self.rereads} time(s)"
+            f"{self.frames} frames read ({self.renders} rendered); {laid} cards laid: "
+            f"{at_once} read at once, {laid - at_once - told - self.unseen} after laying "
+            f"again ({self.relays} time(s)), {told} told by the table when asked, "
+            f"{self.unseen} never; discard pile: {read} of {discards} read at once, "
+            f"{self.told.get('discard', 0)} told; the hub re-read {self.rereads} time(s) and "
+            f"asked the table {self.asked_table} time(s)"
         )
 
     def heard(self, output: Output) -> None:
@@ -172,11 +184,38 @@ class Players:
             yield from self._tidy(events)
         yield from self._seven_oclock()
 
+    def answer(self, action: Action) -> Action | None:
+        """The hub could not read the card just laid and asked the table: the answer a
+        player gives on the control page -- the rejected reading corrected to the card it
+        is (``ManualEvent("correct")``, what the hub would have made of a sure reading).
+        None when the hub asked nothing."""
+        referee = self.referee
+        if not referee.history or referee.history[-1][1].get("kind") != "rejected":
+            return None
+        seq, record = referee.history[-1]
+        try:
+            seen = observation_from_json(record["observation"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not isinstance(seen, CardEvent) or not seen.face_up:
+            return None
+        sure = replace(seen, card_id=action.face, confidence=1.0)
+        decided = referee.decide(sure)
+        if len(decided) != 1 or decided[0].get("kind") == "rejected":
+            return None
+        note = f"{self.seats[action.seat]} tells the hub on the control page which card it is"
+        correction = ManualEvent("correct", {"seq": seq, "record": decided[0]})
+        return Action("manual", note, observation=correction)
+
     def retry(self, action: Action) -> list[Action]:
-        """The hub did not take the card just laid: what the player does about it."""
+        """The hub did not take the card just laid: what the player does about it.  It said
+        it could not read it (a rejection): lay it again; it said nothing: press the button
+        first if it waits for a turn's card (it then says to lay the card again)."""
         name = self.seats[action.seat]
         out = []
-        if self.referee.engine.phase == "play" and self.referee.pending is None:
+        last = self.referee.history[-1][1] if self.referee.history else {}
+        heard = last.get("kind") == "rejected"
+        if not heard and self.referee.engine.phase == "play" and self.referee.pending is None:
             note = f"{name} presses the button: the hub has not shown the card"
             out.append(Action("press", note, unprompted=True))
         note = f"{name} lifts the card and lays it down again"
@@ -267,14 +306,15 @@ class Players:
             yield Action("table", note, partial(table.set_deck, present))
 
     def _seven_oclock(self) -> Iterator[Action]:
-        """After the last turn: the characters turned up, the documents laid down."""
-        hub = self.referee.engine
-        if hub.phase == "reveal":
+        """After the last turn: the characters turned up, the documents laid down.  (The
+        hub's engine is looked up each time: a correction rebuilds it.)"""
+        if self.referee.engine.phase == "reveal":
             for seat in range(self.truth.n):
                 if seat not in self.flipped:
                     yield self._flip(seat)
         for _ in range(self.truth.n):
-            if hub.phase != "show-documents":
+            hub = self.referee.engine
+            if hub.phase != "show-documents" or hub.is_terminal():
                 break
             villain = hub.current_player()
             for card in self.truth.book.hands[villain]:
@@ -295,21 +335,28 @@ class Players:
         else:
             perform = partial(table.show, face)
         note = f"{who}{doing} {words}"
-        return Action("card", note, perform, seat=seat, expect=True, pile=where)
+        return Action("card", note, perform, seat=seat, expect=True, pile=where, face=face)
 
     def _flip(self, seat: int) -> Action:
         self.flipped.add(seat)
         character = self.truth.characters[seat]
         assert character is not None
-        perform = partial(self.table.flip_character, seat, character_card(character))
+        face = character_card(character)
+        perform = partial(self.table.flip_character, seat, face)
         note = f"{self.seats[seat]} turns the character card face up"
-        return Action("card", note, perform, seat=seat, expect=True, pile="character")
+        return Action("card", note, perform, seat=seat, expect=True, pile="character", face=face)
 
     def finish(self, result: DemoResult) -> DemoResult:
         hub = self.referee.engine
         result.truth_winner, result.truth_reason = self.truth.winner, self.truth.end_reason
         result.hub_winner, result.hub_reason = hub.winner, hub.end_reason
         return result
+
+
+def _took(referee: Referee, before: int) -> bool:
+    """Did the hub take what was just done (a record since ``before`` that is not a
+    rejected reading or a refusal)?"""
+    return any(r.get("kind") not in ("rejected", "refused") for _, r in referee.history[before:])
 
 
 def in_view(table: AdlerTable) -> list[Sighting]:
@@ -347,7 +394,9 @@ def play_offline(
     def heard(outputs: list[Output]) -> None:
         for output in outputs:
             result.heard(output)
-            if isinstance(output, Say):
+            if isinstance(output, Reread):
+                tracker.forget(output.zone)  # the hub asks the camera to read it again
+            elif isinstance(output, Say):
                 line(f"[voice] {output.text}")
             elif isinstance(output, Show) and output.audience == PUBLIC:
                 line(f"[screen] {output.text}")
@@ -376,19 +425,23 @@ def play_offline(
             look()
         else:
             heard(hub.feed(_panel_event(action, hub.outputs)))
-        return len(referee.history) > before
+        return _took(referee, before)
 
     heard(hub.start())
     look()
     for action in people.actions():
-        taken = at_once = do(action)
+        taken = at_once = told = do(action)
         for _ in range(RELAYS if action.expect and not taken else 0):
-            result.relays += 1
-            taken = [do(retry) for retry in people.retry(action)][-1]
+            answer = people.answer(action)
+            if answer is not None:
+                taken = told = do(answer)
+            else:
+                result.relays += 1
+                taken = [do(retry) for retry in people.retry(action)][-1]
             if taken:
                 break
         if action.expect:
-            result.card(action, at_once, taken)
+            result.card(action, at_once, taken, told and not at_once)
     result.seconds = time.perf_counter() - started
     return people.finish(result)
 
@@ -460,22 +513,26 @@ class TablePlayers:
             self.hands.press_knob()
         await asyncio.sleep(0.5)  # a person's hand takes a moment
         await self._caught_up()
-        return len(self.hub.referee.history) > before
+        return _took(self.hub.referee, before)
 
     async def play(self) -> None:
         await self._caught_up()
         for action in self.players.actions():
             if self.hub.finished:
                 break
-            taken = at_once = await self._do(action)
+            taken = at_once = told = await self._do(action)
             for _ in range(RELAYS if action.expect and not taken else 0):
-                self.result.relays += 1
-                for retry in self.players.retry(action):
-                    taken = await self._do(retry)
+                answer = self.players.answer(action)
+                if answer is not None:
+                    taken = told = await self._do(answer)
+                else:
+                    self.result.relays += 1
+                    for retry in self.players.retry(action):
+                        taken = await self._do(retry)
                 if taken:
                     break
             if action.expect:
-                self.result.card(action, at_once, taken)
+                self.result.card(action, at_once, taken, told and not at_once)
         await asyncio.sleep(5.0)
         if not self.hub.finished:  # the table is done; a hub still waiting would wait forever
             self.hub.transcript("[table] the game is over at the table; the hub is not")

@@ -112,6 +112,18 @@ def test_the_hub_agrees_with_the_table(
     assert sum(twins) >= 5  # a copy on its twin, seen by its pose
 
 
+def test_a_card_the_hub_cannot_read_is_told_by_the_table() -> None:
+    """A hub that trusts no reading (``min_confidence`` above the camera's) re-reads each
+    card, then asks the table, which corrects the rejected reading on the control page:
+    the game goes on and ends as at the table."""
+    result = play_offline(5, 2, {"min_confidence": 1.0, "extended": True})
+    assert result.agrees
+    laid = sum(result.laid.values())
+    assert laid > 30 and sum(result.told.values()) == laid and result.unseen == 0
+    assert result.rereads == laid and result.asked_table >= laid
+    assert sum(result.at_once.values()) == 0
+
+
 def test_demo_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "get-adler", "--players", "8", "--fast"]) == 2
     assert "4 to 6" in capsys.readouterr().err
