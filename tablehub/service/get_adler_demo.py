@@ -19,7 +19,9 @@ pauses cost no wall time.  When the hub does not take a card just laid -- a copy
 the very pose of the one under it, which no camera can tell was laid -- the player sees
 no reaction (the seat light stays, the card is not shown), presses the button if the hub
 waits for a turn's card (it then says to lay the card again), and lifts the card and lays
-it down again.
+it down again.  When the hub cannot read it (it re-reads, then asks the table), the
+player corrects the rejected reading on the control page (``ManualEvent("correct")`` with
+what the hub makes of a sure reading of that card).
 
 ``play_offline`` runs the same game without the service (no journal, panel, voice or
 rendering: the tracker gets what a perfect identifier sees of the table), for tests and
