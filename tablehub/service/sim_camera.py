@@ -26,8 +26,9 @@ one visible step at a time.
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import cv2
@@ -242,3 +243,15 @@ def install(
     hub.devices.camera, hub.devices.reader = camera, reader
     hub.transcript(f"[hub] camera: simulated, {width}x{height}; cards by {VISIONS[vision]}")
     return reader
+
+
+def start_players(hub: Hub, play: Coroutine[object, object, None]) -> None:
+    """Run the simulated players' ``play()`` on the hub's loop; if they fail, say so in the
+    transcript and stop the hub (a demo must end with the reason, never hang)."""
+
+    def stop_on_failure(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            hub.transcript(f"[table] the simulated players failed: {task.exception()!r}")
+            hub.stop()
+
+    hub.loop.create_task(play).add_done_callback(stop_on_failure)
