@@ -6,7 +6,9 @@ The hub sees only what lies face up, so it runs the engine in its partial-inform
 
 * a card appearing on the discard pile is the move of the player whose turn it is: a
   magnifier or (before the reveal) a question is played, binoculars wait for the panel to
-  say whom they watch, anything else is discarded;
+  say whom they watch, anything else is discarded (a copy laid on a copy of itself is seen
+  by its new pose; one laid in the very same pose is not seen at all: the button pressed
+  while the hub waits for a turn's card gets "lift it and lay it down again");
 * an arrest card appearing in front of a seat (zone ``seat-N``, N counted from 1 as the
   vision zones do) arrests that seat; before four o'clock (or against a hero once the
   identities are known) it is refused out loud and the card goes back to the hand;
@@ -136,12 +138,13 @@ class AdlerReferee(Referee):
         return self._action_card(event)
 
     def _copy_for(self, card_id: str, seat: int) -> str | None:
-        """The unseen engine copy of this design that ``seat`` could be holding."""
+        """The unseen engine copy of this design that ``seat`` could be holding (not one
+        already shown at seven o'clock: a second copy shown is another card)."""
         design = design_of(card_id)
         assert design is not None
         book, index = self.engine.book, self.engine.index
         for copy in copies(design, self.engine.data):
-            if copy in index and book.holds(seat, index[copy]):
+            if copy in index and book.holds(seat, index[copy]) and copy not in self.shown:
                 return copy
         return None
 
@@ -259,6 +262,16 @@ class AdlerReferee(Referee):
             )
         if event.action == "timeout":
             return [{"kind": "reprompt"}] if event.request.endswith(f"-{self.asked}") else []
+        unasked = event.action == "next" and not event.request
+        if unasked and pending is None and engine.phase == "play":
+            # The button pressed unasked: the camera saw no card this turn, but the player
+            # says there is one (a copy laid in the very pose of the one under it,
+            # ``vision.tracker``).  A stale answer to a prompt (a request) changes nothing.
+            name = self.name(engine.turn)
+            return self._refuse(
+                f"I am still waiting for {name}'s card. If it is already on the pile, lift it "
+                "and lay it down again."
+            )
         if pending is not None and event.request == self._request("choose"):
             if event.action != "seat_chosen" or event.seat is None:
                 return []

@@ -238,16 +238,9 @@ def simulation_for(
         holder.append(people)
         if players_out is not None:
             players_out.append(people)
-        task = hub.loop.create_task(people.play())
-        task.add_done_callback(lambda done: _stop_on_failure(hub, done))
+        sim_camera.start_players(hub, people.play())
 
     return install
-
-
-def _stop_on_failure(hub: Hub, task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        hub.transcript(f"[table] the simulated players failed: {task.exception()!r}")
-        hub.stop()
 
 
 def simulation(config: Config, seed: int, transcript: Callable[[str], None]) -> Simulation:

@@ -57,6 +57,7 @@ FEEDS: dict[str, str] = {
 SIMULATIONS: dict[str, str] = {
     "almost-got-im": "tablehub.service.almost_got_im_demo:simulation",
     "chaos-in-gotham": "tablehub.service.chaos_demo:simulation",
+    "get-adler": "tablehub.service.get_adler_demo:simulation",
 }
 
 

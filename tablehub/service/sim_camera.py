@@ -15,6 +15,10 @@ The sightings come from
   game's stand-in deck enrolled as ``tablehub cards enroll --standin`` does (slow here:
   about a second a frame).
 
+Each sighting carries the card's pose (centre and angle, from its corners), by which the
+tracker tells copies of one design on a pile apart; so a table model lays every card with
+the small random offset a hand gives it (``lay``), never twice in exactly the same pose.
+
 ``install`` puts camera and reader on a hub.  ``SimCardReader.settled`` tells a simulation
 when the camera has caught up with the table (every change reported), so players can act
 one visible step at a time.
@@ -22,7 +26,9 @@ one visible step at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import random
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import cv2
@@ -33,8 +39,8 @@ from tablehub.observations import CardEvent, Observation
 from tablehub.vision.cardart import standin_faces
 from tablehub.vision.identify import EnrolledDeck
 from tablehub.vision.scene import Camera, CardPlacement, RenderedScene, Scene, render_scene
-from tablehub.vision.tracker import CardTracker, Sighting
-from tablehub.vision.zones import Zone
+from tablehub.vision.tracker import CardTracker, Sighting, card_pose
+from tablehub.vision.zones import PILES, Zone
 
 if TYPE_CHECKING:
     from tablehub.service.app import Hub
@@ -47,7 +53,17 @@ VISIONS: dict[str, str] = {
 VISIBLE = 0.5  # ground truth: a card counts as seen when this much of it shows, or an
 # index corner (as the identifier reads a fanned card by its corner; bench.cards' rule)
 PX_PER_MM = 1.0  # the camera's scale (a 900 x 600 mm table: 900 x 600 px)
+LAY_MM = 4.0  # how far off its spot a card laid by hand lands (standard deviation per axis)
+LAY_DEG = 4.0  # and how far it is turned (standard deviation)
 Placements = Callable[[], list[CardPlacement]]
+Point = tuple[float, float]
+
+
+def lay(rng: random.Random, spot: Point, angle: float = 0.0) -> tuple[Point, float]:
+    """Where a card laid by hand on ``spot`` at ``angle`` comes to rest: a few millimetres
+    and degrees off, never twice in exactly the same pose."""
+    x, y = spot
+    return (x + rng.gauss(0, LAY_MM), y + rng.gauss(0, LAY_MM)), angle + rng.gauss(0, LAY_DEG)
 
 
 class TableFrames:
@@ -63,15 +79,16 @@ class TableFrames:
         size_mm: tuple[float, float],
         seed: int = 0,
         texture: str = "felt-green",
+        px_per_mm: float = PX_PER_MM,
     ) -> None:
         self.placements = placements
         self.version = version
         self.size_mm = size_mm
         self.faces = standin_faces()
         width, depth = size_mm
-        image = (round(width * PX_PER_MM), round(depth * PX_PER_MM))
+        image = (round(width * px_per_mm), round(depth * px_per_mm))
         self.camera = Camera(
-            image_size=image, target_mm=(width / 2, depth / 2), px_per_mm=PX_PER_MM
+            image_size=image, target_mm=(width / 2, depth / 2), px_per_mm=px_per_mm
         )
         self.seed = seed
         self.texture = texture
@@ -104,7 +121,9 @@ class TableFrames:
 
 class SimCardReader:
     """Frames -> CardEvents: sightings per frame (ground truth or the card identifier),
-    settled by the card-vision tracker (see the module docstring)."""
+    settled by the card-vision tracker (see the module docstring).  ``piles``: the zones
+    where cards are laid on each other; ``copies``: the deck has several copies of a design
+    (the tracker's)."""
 
     def __init__(
         self,
@@ -115,12 +134,16 @@ class SimCardReader:
         agree: int = 2,
         forget: int = 2,
         on_read: Callable[[list[CardEvent], Frame], None] | None = None,
+        piles: Collection[str] = PILES,
+        copies: bool = False,
     ) -> None:
         if vision not in VISIONS:
             raise ValueError(f"vision must be one of {', '.join(VISIONS)}, not {vision!r}")
         self.frames = frames
         self.vision = vision
-        self.tracker = CardTracker(zones, agree_frames=agree, forget_frames=forget)
+        self.tracker = CardTracker(
+            zones, agree_frames=agree, forget_frames=forget, piles=piles, copies=copies
+        )
         self.on_read = on_read
         self.read = 0  # frames read
         self.quiet = 0  # frames read since the table last changed or an event came
@@ -135,29 +158,32 @@ class SimCardReader:
             return []
         if self._cache is not None and self._cache[0] == self.frames.renders:
             return self._cache[1]
+        to_table = np.linalg.inv(rendered.table_to_image)
         if self._deck is not None:
-            found = self._identify(rendered, self._deck)
+            found = self._identify(rendered, self._deck, to_table)
         else:
-            found = [
-                Sighting(c.card_id if c.face_up else None, c.face_up, 0.99, c.centre_mm)
-                for c in rendered.cards
-                if c.visible >= VISIBLE or (c.face_up and c.index_visible)
-            ]
+            found = []
+            for c in rendered.cards:
+                if c.visible >= VISIBLE or (c.face_up and c.index_visible):
+                    centre, angle = _pose(c.corners_px, to_table)
+                    found.append(
+                        Sighting(c.card_id if c.face_up else None, c.face_up, 0.99, centre, angle)
+                    )
         self._cache = (self.frames.renders, found)
         return found
 
-    @staticmethod
-    def _identify(rendered: RenderedScene, deck: EnrolledDeck) -> list[Sighting]:
+    def _identify(
+        self, rendered: RenderedScene, deck: EnrolledDeck, to_table: np.ndarray
+    ) -> list[Sighting]:
         from tablehub.vision.identify import read_cards
 
-        to_table = np.linalg.inv(rendered.table_to_image)
         out = []
-        for reading in read_cards(rendered.image, deck, px_per_mm=PX_PER_MM):
-            centre = np.array([[reading.centre]], np.float64)
-            x, y = cv2.perspectiveTransform(centre, to_table)[0][0]
-            out.append(
-                Sighting(reading.card_id, reading.face_up, reading.confidence, (float(x), float(y)))
-            )
+        scale = self.frames.camera.px_per_mm
+        for r in read_cards(rendered.image, deck, px_per_mm=scale):
+            centre, angle = _pose(r.corners, to_table)
+            # a card read from its corner has a guessed outline: no pose
+            pose = angle if r.complete else None
+            out.append(Sighting(r.card_id, r.face_up, r.confidence, centre, pose))
         return out
 
     def __call__(self, frame: Frame) -> list[Observation]:
@@ -181,6 +207,13 @@ class SimCardReader:
         self.tracker.forget(zone)
 
 
+def _pose(corners_px: np.ndarray, to_table: np.ndarray) -> tuple[Point, float]:
+    """A card's pose in table mm from its corners in the image."""
+    points = np.asarray(corners_px, np.float64).reshape(1, -1, 2)
+    corners = cv2.perspectiveTransform(points, to_table)[0]
+    return card_pose([(float(x), float(y)) for x, y in corners])
+
+
 def enrolled_standin(deck: str) -> EnrolledDeck:
     """A stand-in deck, enrolled as ``tablehub cards enroll --standin`` does."""
     from tablehub.vision.decks import DECKS
@@ -200,11 +233,25 @@ def install(
     vision: Vision = "truth",
     deck: str = "agi",
     on_read: Callable[[list[CardEvent], Frame], None] | None = None,
+    piles: Collection[str] = PILES,
+    copies: bool = False,
 ) -> SimCardReader:
     """The simulated camera over ``frames`` and its reader, on ``hub``."""
     width, height = frames.size
     camera = SimulatedCamera(width, height, frames, in_loop=True)
-    reader = SimCardReader(frames, zones, vision, deck, on_read=on_read)
+    reader = SimCardReader(frames, zones, vision, deck, on_read=on_read, piles=piles, copies=copies)
     hub.devices.camera, hub.devices.reader = camera, reader
     hub.transcript(f"[hub] camera: simulated, {width}x{height}; cards by {VISIONS[vision]}")
     return reader
+
+
+def start_players(hub: Hub, play: Coroutine[object, object, None]) -> None:
+    """Run the simulated players' ``play()`` on the hub's loop; if they fail, say so in the
+    transcript and stop the hub (a demo must end with the reason, never hang)."""
+
+    def stop_on_failure(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            hub.transcript(f"[table] the simulated players failed: {task.exception()!r}")
+            hub.stop()
+
+    hub.loop.create_task(play).add_done_callback(stop_on_failure)

@@ -12,6 +12,7 @@ command sets it up.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from tablehub.observations import Observation
 from tablehub.paths import data_dir
 from tablehub.vision import storage
 from tablehub.vision.watch import CardWatcher
-from tablehub.vision.zones import zones_from_overrides
+from tablehub.vision.zones import PILES, Zone, zones_from_overrides
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,15 @@ GAME_DECKS: dict[str, str] = {
     "chaos-in-gotham": "chaos",
     "get-adler": "adler",
 }
+# Games played with several copies of a design, whose cards are also laid on each other in
+# front of the seats (a Get Adler! confrontation's cards go on the arrest card): the tracker
+# tells copies on a pile apart by their pose (``tablehub.vision.tracker``).
+COPIES: frozenset[str] = frozenset({"get-adler"})
+
+
+def seat_piles(zones: Sequence[Zone]) -> tuple[str, ...]:
+    """The discard piles and every seat's area, as the zones where cards lie on each other."""
+    return (*PILES, *(z.name for z in zones if z.name.startswith("seat-")))
 
 
 class ReaderUnavailable(Exception):
@@ -104,5 +114,9 @@ def make_frame_reader(
     zones = zones_from_overrides(
         config.table.width_mm, config.table.depth_mm, len(config.seats.names), config.table.zones
     )
-    watcher = CardWatcher(deck, calibration, zones, agree_frames=agree_frames)
+    copies = game in COPIES
+    piles = seat_piles(zones) if copies else PILES
+    watcher = CardWatcher(
+        deck, calibration, zones, agree_frames=agree_frames, piles=piles, copies=copies
+    )
     return CardFrameReader(watcher, deck_name)

@@ -30,9 +30,36 @@ event — and absence counts for nothing while it is covered (nor while the card
 is still settling).  When the card on top is taken (removed, or moved to another zone),
 the card under it is on top again: seen there, it is simply there again (no "appeared");
 not seen for ``forget_frames`` frames, it is removed.  So a discard never looks like a take
-and taking the top card never looks like a discard.  A card seen again while the tracker
-thought it covered is on top (whatever lay on it slid away).  Face-down cards of one back
-on a face-down pile are one card to the tracker (nothing tells them apart).
+and taking the top card never looks like a discard.  A card seen again on its spot while
+the tracker thought it covered is on top (whatever lay on it slid away); seen elsewhere,
+it has moved (a pile gathered up from under its top card), unless the deck has several
+copies of a design (``copies``): then it is another copy (a card under others stays in its
+pile).
+
+Copies of one design on a pile (Get Adler! has twelve identical pistols, ``copies``): a
+copy laid on a copy leaves the top card's identity unchanged, but a physically new card is
+never laid in exactly the same pose.  So sightings carry the card's pose (``centre_mm`` and
+``angle_deg``, from its corners: ``card_pose``), and with ``copies``, in a pile zone a
+change of the top card's pose beyond ``pose_mm`` or ``pose_deg`` (above the identifier's
+frame-to-frame jitter: ``python -m bench.pile_pose``) is a change of card once
+``agree_frames`` frames agree on the new pose; a frame where ``occluded`` covers the pile
+(a hand over it) neither starts nor confirms one (without ``copies`` a pile's card in a new
+pose is that card, nudged).  Then:
+
+* the new pose is that of the copy lying just under the top one: the top copy was taken
+  ("removed"), the one under it is on top again;
+* a copy of that design has just gone missing elsewhere on the table: it was moved onto
+  the pile ("moved", ``previous_zone`` says from where);
+* else a new copy was laid on top ("appeared"), the old one now under it.
+
+The same goes for face-down cards of one back on a face-down pile.  A reading without a
+pose (``angle_deg`` None: a card read from its index corner) neither starts nor confirms a
+pose change.  The rare copy laid within the tolerance of the top card's pose is not seen
+(one laid in the pose of the card under the top reads as the top taken): the tracker
+reports no new card, so the hub goes on waiting for that play -- its seat light stays on
+the player and the card is not shown -- and the table sees the card was not read; the
+player lifts it and lays it down again (the Get Adler! referee says so when the button is
+pressed while it waits for a card).
 """
 
 from __future__ import annotations
@@ -41,10 +68,20 @@ import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
-from tablehub.observations import CardEvent
+from tablehub.observations import CardChange, CardEvent
 from tablehub.vision.zones import PILES, TABLE, Zone, zone_of
 
 Point = tuple[float, float]
+Occluded = Callable[[Point], bool]
+
+# How far the top card of a pile may seem to move (mm) or turn (degrees) from one frame to
+# the next without being another card: above the card identifier's frame-to-frame pose
+# jitter at a table camera's scale (about 2 px/mm), below the few millimetres and degrees by
+# which a card laid on a pile lands off the one under it.  Measured by bench.pile_pose.
+POSE_MM = 2.0
+POSE_DEG = 5.0
+AVERAGE_OVER = 8  # a settled pose is the running mean of this many readings: one frame's
+# outlier barely moves it
 
 
 @dataclass(frozen=True)
@@ -55,6 +92,7 @@ class Sighting:
     face_up: bool
     confidence: float
     centre_mm: Point
+    angle_deg: float | None = None  # the card's rotation (``card_pose``); None: unknown
 
 
 @dataclass(frozen=True)
@@ -66,6 +104,8 @@ class _Known:
     centre: Point
     confidence: float
     under: int | None = None  # the key of the card lying on this one (a pile), if any
+    angle: float | None = None  # its pose's angle, when seen with one
+    poses: int = 0  # readings averaged into the pose
 
 
 @dataclass
@@ -77,10 +117,56 @@ class _Pending:
     confidence: float
     count: int = 1
     seen: bool = True
+    angle: float | None = None
+    poses: int = 0
+    relaid: bool = False  # a pile's top card seen in a new pose (see the module docstring)
 
 
 def _dist(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def card_pose(corners: Sequence[Point]) -> tuple[Point, float]:
+    """(centre, angle in degrees) of a card from its corners TL, TR, BR, BL (table mm).
+
+    The angle is the direction of the card's top and bottom edges (and of its sides, turned
+    by 90 degrees), averaged, modulo 180: a card turned end over end lies in the same pose
+    (and an identifier may read a symmetric face either way up)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners
+    edges = [
+        (x1 - x0, y1 - y0),
+        (x2 - x3, y2 - y3),
+        (y3 - y0, x0 - x3),  # the left side, turned by -90 degrees
+        (y2 - y1, x1 - x2),  # the right side
+    ]
+    sx = sy = 0.0
+    for dx, dy in edges:  # doubled angles, so that opposite directions agree
+        a = 2 * math.atan2(dy, dx)
+        n = math.hypot(dx, dy)
+        sx, sy = sx + n * math.cos(a), sy + n * math.sin(a)
+    angle = math.degrees(math.atan2(sy, sx)) / 2 % 180.0
+    centre = ((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4)
+    return centre, angle
+
+
+def _blend(
+    centre: Point, angle: float | None, n: int, seen: Point, seen_angle: float | None
+) -> tuple[Point, float | None, int]:
+    """The running mean of a pose read ``n`` times, with one more reading."""
+    if seen_angle is None:
+        return (centre, angle, n) if angle is not None else (seen, None, 0)
+    if angle is None or n == 0:
+        return seen, seen_angle, 1
+    k = min(n, AVERAGE_OVER - 1) + 1
+    turn = (seen_angle - angle + 90.0) % 180.0 - 90.0
+    mean = (centre[0] + (seen[0] - centre[0]) / k, centre[1] + (seen[1] - centre[1]) / k)
+    return mean, (angle + turn / k) % 180.0, n + 1
+
+
+def _turn(a: float, b: float) -> float:
+    """How far apart two card angles are (degrees, modulo 180)."""
+    d = (a - b) % 180.0
+    return min(d, 180.0 - d)
 
 
 class CardTracker:
@@ -92,14 +178,22 @@ class CardTracker:
         forget_frames: int = 3,
         match_mm: float = 35.0,
         piles: Collection[str] = PILES,
+        pose_mm: float = POSE_MM,
+        pose_deg: float = POSE_DEG,
+        copies: bool = False,
     ) -> None:
         if agree_frames < 1 or forget_frames < 1:
             raise ValueError("agree_frames and forget_frames must be at least 1")
+        if pose_mm <= 0 or pose_deg <= 0:
+            raise ValueError("pose_mm and pose_deg must be positive")
         self.zones = list(zones)
         self.agree_frames = agree_frames
         self.forget_frames = forget_frames
         self.match_mm = match_mm
         self.piles = frozenset(piles)
+        self.copies = copies
+        self.pose_mm = pose_mm
+        self.pose_deg = pose_deg
         self._known: dict[int, _Known] = {}
         self._missing: dict[int, int] = {}
         self._changes: dict[int, _Pending] = {}
@@ -121,14 +215,14 @@ class CardTracker:
         """Every pile of more than one card, bottom first (the last one is on top)."""
         out = []
         for top in self._known.values():
-            if top.under is not None or not any(k.under == top.key for k in self._known.values()):
+            if top.under is not None or self._below(top.key) is None:
                 continue
             pile = [top]
             while True:
-                below = [k for k in self._known.values() if k.under == pile[-1].key]
-                if not below:
+                below = self._below(pile[-1].key)
+                if below is None:
                     break
-                pile.append(below[0])
+                pile.append(below)
             out.append(
                 [
                     CardEvent("appeared", k.card_id, k.zone, k.face_up, k.confidence, k.centre)
@@ -136,6 +230,10 @@ class CardTracker:
                 ]
             )
         return out
+
+    def _below(self, key: int) -> _Known | None:
+        """The card lying just under card ``key`` on its pile, if any."""
+        return next((k for k in self._known.values() if k.under == key), None)
 
     def forget(self, zone: str | None = None) -> None:
         """Forget the settled cards in ``zone`` (or everywhere), covered ones included, so
@@ -153,12 +251,28 @@ class CardTracker:
     def _zone(self, point: Point) -> str:
         return zone_of(point, self.zones) if self.zones else TABLE
 
-    def _match_known(self, s: Sighting, taken: set[int]) -> int | None:
+    def _match_known(self, s: Sighting, taken: set[int], here: bool = False) -> int | None:
+        """The known card ``s`` is a sighting of, if any.  ``here``: only a copy of an
+        identified card on this very spot (a pile's top copy first, in its pose or in a new
+        one: ``_observe_known`` decides), so that every card seen where it was claims
+        itself before a card seen elsewhere is taken for one that moved."""
         free = [k for k in self._known.values() if k.key not in taken]
         if s.card_id is not None:
             same = [k for k in free if k.card_id == s.card_id]
-            if same:
-                return min(same, key=lambda k: _dist(k.centre, s.centre_mm)).key
+            close = [k for k in same if _dist(k.centre, s.centre_mm) <= self.match_mm]
+            if here:
+                # The card on top here; or one that was under it, seen again in its pose (the
+                # card on it was taken): in another pose it is a new copy laid on the pile.
+                close = [k for k in close if k.under is None] or [
+                    k for k in close if not self._moved_pose(k, s.centre_mm, s.angle_deg)
+                ]
+                return min(close, key=lambda k: _dist(k.centre, s.centre_mm)).key if close else None
+            # Elsewhere: that card, moved (a single copy: even from under a pile, as when
+            # a pile is gathered into the deck); with ``copies``, a card in view that moved
+            # (a card under others stays in its pile: the one seen is another copy).
+            moved = [k for k in same if k.under is None] if self.copies else same
+            if moved:
+                return min(moved, key=lambda k: _dist(k.centre, s.centre_mm)).key
         near = [k for k in free if _dist(k.centre, s.centre_mm) <= self.match_mm]
         if s.card_id is not None:
             # An identified card may be a known face-down card turned over, never another
@@ -171,37 +285,68 @@ class CardTracker:
         return min(near, key=lambda k: _dist(k.centre, s.centre_mm)).key
 
     def update(
-        self, sightings: Sequence[Sighting], occluded: Callable[[Point], bool] | None = None
+        self, sightings: Sequence[Sighting], occluded: Occluded | None = None
     ) -> list[CardEvent]:
         """Take one frame's sightings; return the events that became certain with it."""
         events: list[CardEvent] = []
         taken: set[int] = set()
         unmatched: list[Sighting] = []
-        # Identified cards first, so they claim their own known card before guesses do.
         arriving: list[Point] = []  # where cards are being laid (new ones, or from elsewhere)
-        for s in sorted(sightings, key=lambda s: (s.card_id is None, -s.confidence)):
+        # Identified cards first, so they claim their own known card before guesses do; and
+        # cards on their own spot before cards that may have come from elsewhere.
+        ordered = sorted(sightings, key=lambda s: (s.card_id is None, -s.confidence))
+        later = []
+        for s in ordered:
+            key = self._match_known(s, taken, here=True) if s.card_id is not None else None
+            if key is None:
+                later.append(s)
+            else:
+                events.extend(self._seen(key, s, taken, arriving, occluded))
+        for s in later:
             key = self._match_known(s, taken)
             if key is None:
                 if s.card_id is not None or not s.face_up:
                     unmatched.append(s)
                     arriving.append(s.centre_mm)
-                continue
-            if _dist(self._known[key].centre, s.centre_mm) > self.match_mm:
-                arriving.append(s.centre_mm)
-            taken.add(key)
-            self._missing.pop(key, None)
-            if self._known[key].under is not None:  # seen: it is on top now
-                self._known[key] = replace(self._known[key], under=None)
-            if s.card_id is None and s.face_up:
-                continue  # unsure reading of a known card: it is still there, nothing more
-            events.extend(self._observe_known(self._known[key], s, taken))
+            else:
+                events.extend(self._seen(key, s, taken, arriving, occluded))
         for key in [k for k in self._changes if k not in taken]:
             del self._changes[key]  # the change was not seen again: start over
         events.extend(self._absent(taken, arriving, occluded))
         events.extend(self._observe_new(unmatched, taken))
         return events
 
-    def _observe_known(self, known: _Known, s: Sighting, taken: set[int]) -> list[CardEvent]:
+    def _seen(
+        self,
+        key: int,
+        s: Sighting,
+        taken: set[int],
+        arriving: list[Point],
+        occluded: Occluded | None,
+    ) -> list[CardEvent]:
+        """The known card ``key`` is seen as ``s``."""
+        if _dist(self._known[key].centre, s.centre_mm) > self.match_mm:
+            arriving.append(s.centre_mm)
+        taken.add(key)
+        self._missing.pop(key, None)
+        if self._known[key].under is not None:  # seen: it is on top now
+            self._known[key] = replace(self._known[key], under=None)
+        if s.card_id is None and s.face_up:
+            return []  # unsure reading of a known card: it is still there, nothing more
+        return self._observe_known(self._known[key], s, taken, occluded)
+
+    def _moved_pose(self, known: _Known, centre: Point, angle: float | None) -> bool:
+        """Is ``(centre, angle)`` beyond the pose tolerance of ``known``'s pose?  False
+        when either angle is unknown (no pose to compare)."""
+        if angle is None or known.angle is None:
+            return False
+        return (
+            _dist(known.centre, centre) > self.pose_mm or _turn(known.angle, angle) > self.pose_deg
+        )
+
+    def _observe_known(
+        self, known: _Known, s: Sighting, taken: set[int], occluded: Occluded | None
+    ) -> list[CardEvent]:
         zone = self._zone(s.centre_mm)
         seen_id = s.card_id if s.face_up else None
         known_id = known.card_id if known.face_up else None
@@ -209,20 +354,37 @@ class CardTracker:
             if _dist(known.centre, s.centre_mm) > self.match_mm:  # slid onto another spot
                 self._uncover(known.key)
                 self._cover(known.key, zone, s.centre_mm, taken)
-            self._known[known.key] = replace(known, centre=s.centre_mm)
+            elif self.copies and zone in self.piles and known.angle is not None:
+                if self._moved_pose(known, s.centre_mm, s.angle_deg):
+                    return self._relaid(known, s, taken, occluded)
+                self._changes.pop(known.key, None)
+                if occluded is None or not occluded(known.centre):  # the same card: refine
+                    centre, angle, n = _blend(
+                        known.centre, known.angle, known.poses, s.centre_mm, s.angle_deg
+                    )
+                    self._known[known.key] = replace(known, centre=centre, angle=angle, poses=n)
+                return []
+            angle = s.angle_deg if s.angle_deg is not None else known.angle
+            poses = 1 if s.angle_deg is not None else known.poses
+            self._known[known.key] = replace(known, centre=s.centre_mm, angle=angle, poses=poses)
             self._changes.pop(known.key, None)
             return []
         pending = self._changes.get(known.key)
-        if pending is not None and (pending.card_id, pending.face_up, pending.zone) == (
-            seen_id,
-            s.face_up,
-            zone,
+        if (
+            pending is not None
+            and not pending.relaid
+            and (pending.card_id, pending.face_up, pending.zone) == (seen_id, s.face_up, zone)
         ):
             pending.count += 1
             pending.centre = s.centre_mm
+            pending.angle = s.angle_deg
+            pending.poses = 1 if s.angle_deg is not None else 0
             pending.confidence = max(pending.confidence, s.confidence)
         else:
-            pending = _Pending(seen_id, s.face_up, zone, s.centre_mm, s.confidence)
+            pending = _Pending(
+                seen_id, s.face_up, zone, s.centre_mm, s.confidence, angle=s.angle_deg,
+                poses=1 if s.angle_deg is not None else 0,
+            )  # fmt: skip
             self._changes[known.key] = pending
         if pending.count < self.agree_frames:
             return []
@@ -239,6 +401,8 @@ class CardTracker:
             zone,
             pending.centre,
             pending.confidence,
+            angle=pending.angle,
+            poses=pending.poses,
         )
         flipped = s.face_up != known.face_up
         return [
@@ -252,6 +416,101 @@ class CardTracker:
                 previous_zone=known.zone if (zone != known.zone or not flipped) else None,
             )
         ]
+
+    def _relaid(
+        self, known: _Known, s: Sighting, taken: set[int], occluded: Occluded | None
+    ) -> list[CardEvent]:
+        """The top card of a pile is seen in a new pose: count the frames that agree."""
+        if occluded is not None and occluded(known.centre):
+            self._changes.pop(known.key, None)  # a hand over the pile: its pose proves nothing
+            return []
+        pending = self._changes.get(known.key)
+        if pending is not None and pending.relaid:
+            gap = _dist(pending.centre, s.centre_mm)
+            turn = _turn(pending.angle or 0.0, s.angle_deg or 0.0)
+            if gap > self.pose_mm or turn > self.pose_deg:
+                pending = None  # not the same new pose: start over
+        if pending is None or not pending.relaid:
+            pending = _Pending(
+                known.card_id, known.face_up, known.zone, s.centre_mm, s.confidence, 0,
+                relaid=True,
+            )  # fmt: skip
+            self._changes[known.key] = pending
+        pending.centre, pending.angle, pending.poses = _blend(
+            pending.centre, pending.angle, pending.poses, s.centre_mm, s.angle_deg
+        )
+        pending.count += 1
+        pending.confidence = max(pending.confidence, s.confidence)
+        if pending.count < self.agree_frames:
+            return []
+        del self._changes[known.key]
+        return self._settle_relaid(known, pending, taken)
+
+    def _settle_relaid(self, known: _Known, pose: _Pending, taken: set[int]) -> list[CardEvent]:
+        """A pile's top card has settled in a new pose: which card it is now."""
+        seen_id = known.card_id if known.face_up else None
+        below = self._below(known.key)
+        if (
+            below is not None
+            and (below.card_id, below.face_up) == (known.card_id, known.face_up)
+            and not self._moved_pose(below, pose.centre, pose.angle)
+        ):  # the top copy was taken: the one under it shows again
+            self._uncover(known.key)
+            del self._known[known.key]
+            self._missing.pop(known.key, None)
+            taken.add(below.key)
+            return [
+                CardEvent(
+                    "removed", seen_id, known.zone, known.face_up, known.confidence, known.centre
+                )
+            ]
+        mover = self._gone_copy(known, taken)
+        if mover is not None:  # a copy from elsewhere laid on the pile
+            self._uncover(mover.key)
+            self._missing.pop(mover.key, None)
+            key, previous = mover.key, mover.zone
+        else:  # a new copy laid on top
+            key, previous = self._next_key, None
+            self._next_key += 1
+        self._known[key] = _Known(
+            key, known.card_id, known.face_up, known.zone, pose.centre, pose.confidence,
+            angle=pose.angle, poses=pose.poses,
+        )  # fmt: skip
+        self._known[known.key] = replace(self._known[known.key], under=key)
+        taken.add(key)
+        change: CardChange = "appeared" if previous is None else "moved"
+        return [
+            CardEvent(change, seen_id, known.zone, known.face_up, pose.confidence, pose.centre,
+                      previous_zone=previous)
+        ]  # fmt: skip
+
+    def _gone_copy(self, known: _Known, taken: set[int]) -> _Known | None:
+        """A copy of ``known``'s card, in view until just now and missing since: one that
+        may have been carried onto ``known``'s pile."""
+        for other in self._known.values():
+            if (
+                other.key != known.key
+                and other.key not in taken
+                and other.under is None
+                and (other.card_id, other.face_up) == (known.card_id, known.face_up)
+                and self._missing.get(other.key, 0) >= 1
+            ):
+                return other
+        return None
+
+    def _may_be_relaid(self, known: _Known) -> bool:
+        """Is a copy of ``known`` being seen in a new pose on a pile (so ``known``, gone
+        from its place, may be that card)?"""
+        for key, pending in self._changes.items():
+            other = self._known.get(key)
+            if (
+                pending.relaid
+                and other is not None
+                and key != known.key
+                and (other.card_id, other.face_up) == (known.card_id, known.face_up)
+            ):
+                return True
+        return False
 
     def _uncover(self, key: int) -> None:
         """The card ``key`` left its place: whatever lay under it is on top now."""
@@ -272,7 +531,7 @@ class CardTracker:
         self,
         taken: set[int],
         arriving: list[Point],
-        occluded: Callable[[Point], bool] | None,
+        occluded: Occluded | None,
     ) -> list[CardEvent]:
         events: list[CardEvent] = []
         for key, known in list(self._known.items()):
@@ -285,7 +544,7 @@ class CardTracker:
             if self._settling_on(known, arriving):
                 continue  # a card is being laid on it
             self._missing[key] = self._missing.get(key, 0) + 1
-            if self._missing[key] >= self.forget_frames:
+            if self._missing[key] >= self.forget_frames and not self._may_be_relaid(known):
                 self._uncover(key)
                 del self._known[key]
                 del self._missing[key]
@@ -323,7 +582,9 @@ class CardTracker:
                 self._new.append(match)
             match.count += 1
             match.seen = True
-            match.centre = s.centre_mm
+            match.centre, match.angle, match.poses = _blend(
+                match.centre, match.angle, match.poses, s.centre_mm, s.angle_deg
+            )
             match.zone = zone
             match.confidence = max(match.confidence, s.confidence)
         self._new = [p for p in self._new if p.seen]
@@ -333,7 +594,10 @@ class CardTracker:
                 key = self._next_key
                 self._next_key += 1
                 self._cover(key, p.zone, p.centre, taken)
-                self._known[key] = _Known(key, p.card_id, p.face_up, p.zone, p.centre, p.confidence)
+                self._known[key] = _Known(
+                    key, p.card_id, p.face_up, p.zone, p.centre, p.confidence,
+                    angle=p.angle, poses=p.poses,
+                )  # fmt: skip
                 events.append(
                     CardEvent("appeared", p.card_id, p.zone, p.face_up, p.confidence, p.centre)
                 )

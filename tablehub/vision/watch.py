@@ -6,15 +6,19 @@
             ...
 
 Positions are converted to table millimetres with the calibration (without one, pixel
-coordinates stand in and every zone is "table").  Regions covered by something that is not
-a readable card (a hand, an arm, a mug, a pile) are "occluded": a card last seen there is not
-declared removed while it is hidden, so a hand passing over the table produces no events.
+coordinates stand in and every zone is "table"), and so is each card's pose (centre and
+angle from the corners of a complete outline; a card read from its corner has none): the
+tracker tells copies of one design on a pile apart by it (``piles``: the zones where cards
+are laid on each other).  Regions covered by something that is not a readable card (a
+hand, an arm, a mug, a pile) are "occluded": a card last seen there is not declared removed
+while it is hidden, nor seen in a new pose, so a hand passing over the table produces no
+events.
 Pure: no camera, no clock; the caller feeds frames.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import cv2
@@ -24,8 +28,8 @@ from numpy.typing import NDArray
 from tablehub.observations import CardEvent
 from tablehub.vision.calibration import Calibration
 from tablehub.vision.identify import EnrolledDeck, Thresholds, read_frame
-from tablehub.vision.tracker import CardTracker, Sighting
-from tablehub.vision.zones import Zone
+from tablehub.vision.tracker import CardTracker, Sighting, card_pose
+from tablehub.vision.zones import PILES, Zone
 
 Array = NDArray[Any]
 
@@ -40,6 +44,8 @@ class CardWatcher:
         agree_frames: int = 3,
         forget_frames: int = 3,
         thresholds: Thresholds | None = None,
+        piles: Collection[str] = PILES,
+        copies: bool = False,
     ) -> None:
         self.deck = deck
         self.calibration = calibration
@@ -49,6 +55,8 @@ class CardWatcher:
             agree_frames=agree_frames,
             forget_frames=forget_frames,
             match_mm=35.0 if calibration is not None else 60.0,
+            piles=piles,
+            copies=copies,
         )
 
     def _scale(self, x: float, y: float) -> float:
@@ -67,10 +75,11 @@ class CardWatcher:
         readings, covers = read_frame(frame, self.deck, self.thresholds, scale)
         sightings = []
         for r in readings:
-            centre = self._to_mm(np.array([r.centre]))[0]
-            sightings.append(
-                Sighting(r.card_id, r.face_up, r.confidence, (float(centre[0]), float(centre[1])))
-            )
+            corners = [(float(x), float(y)) for x, y in self._to_mm(r.corners)]
+            centre, angle = card_pose(corners)
+            # A card read from its corner has a guessed outline: its pose is no evidence.
+            pose = angle if r.complete else None
+            sightings.append(Sighting(r.card_id, r.face_up, r.confidence, centre, pose))
         hulls = [h.astype(np.float32).reshape(-1, 1, 2) for h in covers]
         to_image = self.calibration.to_image if self.calibration is not None else None
 

@@ -388,3 +388,38 @@ def test_a_session_resumes_from_the_journal_to_the_same_state(tmp_path: Path) ->
     said = [o for o in again.resume_outputs() if isinstance(o, Say)]
     assert said[-1] == Say("Everyone, turn your character cards face up.")
     journal.close()
+
+
+def test_two_copies_of_a_document_shown_are_two_cards() -> None:
+    """At seven o'clock the villain lays down every document: a second copy of the design
+    is another card, not the first one read again."""
+    hub = Hub(seed=1)
+    hub.throwaways = ["adler:question"] * 8 + ["adler:magnifier"] * 8 + ["adler:pistol"] * 12
+    hub.to_round(7)
+    while hub.engine.phase == "play":
+        hub.discard()
+    for seat, character in enumerate(("gold", "sharpe", "adler", "townsend")):
+        hub.feed(flip(character, seat))
+    hub.feed(card("adler:document", zone="reveal"))
+    out = hub.feed(card("adler:document", zone="reveal"))
+    assert not any(isinstance(o, (Reread, AskTable)) for o in out)
+    assert len(set(hub.referee.shown)) == 2
+    hub.press()
+    assert hub.engine.winner == "villains"
+
+
+def test_the_button_while_a_turn_waits_for_its_card_asks_to_lay_it_again() -> None:
+    """A copy laid in the very pose of the copy under it is not seen (``vision.tracker``):
+    the player presses the button, and the hub says what to do; nothing changes."""
+    hub = Hub(seed=0)
+    seat = hub.engine.turn
+    before = hub.referee.snapshot()
+    out = hub.feed(PanelEvent("next"))
+    spoken = [o.text for o in out if isinstance(o, Say)]
+    assert spoken == [
+        f"I am still waiting for {SEATS[seat]}'s card. If it is already on the pile, lift it "
+        "and lay it down again."
+    ]
+    assert hub.referee.snapshot()["engine"] == before["engine"]
+    hub.discard("adler:pistol")
+    assert hub.engine.turn == (seat + 1) % 4

@@ -138,3 +138,23 @@ def test_tablehub_run_uses_the_reader_or_says_what_to_run(tmp_path: Path) -> Non
         _attach_camera(config, RunOptions(), hub, "almost-got-im", None, health)  # type: ignore[arg-type]
     assert isinstance(hub.devices.camera, SimulatedCamera)
     assert getattr(hub.devices.reader, "deck", None) == "agi"
+
+
+def test_get_adlers_reader_tells_copies_on_a_seat_pile_apart(tmp_path: Path) -> None:
+    """Get Adler! has many copies of a design, laid on each other on the discard pile and
+    on the arrest card in front of a seat: its tracker knows."""
+    _calibrate(tmp_path)
+    faces = standin_faces(8.0)
+    ids = ["adler:escape", "adler:pistol"]
+    sizes = {i: DECKS["adler"].card(i).size_mm for i in ids}
+    images = {i: faces(i) for i in ids}
+    images["back"] = faces("adler:back")
+    storage.save_deck("adler", images, sizes, root=tmp_path)
+    reader = make_frame_reader(_config(tmp_path), "get-adler", root=tmp_path)
+    assert reader is not None
+    tracker = reader.watcher.tracker
+    assert tracker.copies and {"discard-1", "seat-1", "seat-5"} <= tracker.piles
+    _enrol(tmp_path)
+    other = make_frame_reader(_config(tmp_path), "almost-got-im", root=tmp_path)
+    assert other is not None and not other.watcher.tracker.copies
+    assert "seat-1" not in other.watcher.tracker.piles

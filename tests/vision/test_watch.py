@@ -83,3 +83,33 @@ def test_renderer_feeds_the_simulated_camera() -> None:
     assert first.shape == (360, 640, 3)
     assert frame_source(lambda i: scenes[0], seed=2)(0).tobytes() == first.tobytes()
     assert np.abs(first.astype(int) - second.astype(int)).mean() > 1  # the card went away
+
+
+def test_a_copy_laid_on_its_twin_is_seen_by_its_pose() -> None:
+    """Two copies of one card on a discard pile: the identity never changes, the top card's
+    pose (from the identifier's corners) does.  A hand over the pile adds nothing."""
+    camera = Camera(image_size=(1280, 720), target_mm=(520, 330), px_per_mm=1.9, tilt_deg=12)
+    h = camera_homography(camera)
+    cal = Calibration(np.linalg.inv(h), h, camera.image_size, {}, 0.0,
+                      TableGeometry(width_mm=1200, depth_mm=900))  # fmt: skip
+    watcher = CardWatcher(_deck(), cal, default_zones(1200, 900, 5), agree_frames=2, copies=True)
+    pile = (490.0, 300.0)  # discard-1
+    lower = CardPlacement("agi:bats-7", pile, -2.0)
+    upper = CardPlacement("agi:bats-7", (pile[0] + 6.0, pile[1] - 4.0), 6.0, lift_mm=0.5)
+
+    def frames(cards: list[CardPlacement], seeds: range, hands: list[Hand] = ()):  # type: ignore[assignment,no-untyped-def]
+        scene = Scene(faces=standin_faces(), cards=cards, hands=hands, texture="felt-blue",
+                      table_mm=(1200, 900), camera=camera)  # fmt: skip
+        out = []
+        for seed in seeds:
+            frame = render_scene(scene, np.random.default_rng(seed)).image
+            out += [(e.change, e.card_id, e.zone) for e in watcher.process(frame)]
+        return out
+
+    assert frames([lower], range(3)) == [("appeared", "agi:bats-7", "discard-1")]
+    assert frames([lower, upper], range(10, 14)) == [("appeared", "agi:bats-7", "discard-1")]
+    hand = Hand(tip_mm=(pile[0] + 10, pile[1] + 20), angle_deg=90, scale=1.1)
+    assert (
+        frames([lower, upper], range(20, 23), [hand]) + frames([lower, upper], range(30, 33)) == []
+    )
+    assert frames([lower], range(40, 44)) == [("removed", "agi:bats-7", "discard-1")]
