@@ -220,9 +220,8 @@ def run(
     for _ in range(scenes):
         scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
         rendered = render_scene(scene, rng)
-        scale = _calibrated_scale(rendered)
         start = time.process_time()  # CPU time of this one thread: other load does not count
-        readings = read_cards(rendered.image, deck, px_per_mm=scale)
+        readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
         tally.times.append(time.process_time() - start)
         score_scene(rendered, readings, tally)
     if verbose:
