@@ -30,6 +30,7 @@ class DemoOptions:
     config_path: Path | None
     wav_dir: Path | None  # write speech here instead of (or when there is no) speaker
     fast: bool  # shorten waits (slots, countdowns) for tests
+    vision: str = "truth"  # simulated camera: "truth" sightings or the "real" card identifier
 
 
 class DemoFunction(Protocol):
@@ -56,6 +57,13 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--transcript", type=Path, help="also write the transcript here")
     parser.add_argument("--wav-dir", type=Path, help="write the voice to WAV files in this folder")
     parser.add_argument("--fast", action="store_true", help="shorten every wait (for tests)")
+    parser.add_argument(
+        "--vision",
+        choices=("truth", "real"),
+        default="truth",
+        help="how the simulated camera's frames are read: the renderer's ground truth "
+        "(default) or the real card finder and identifier (slow: about a second a frame)",
+    )
     parser.set_defaults(func=_run)
 
 
@@ -67,5 +75,6 @@ def _run(args: argparse.Namespace) -> int:
         config_path=Path(args.config) if args.config else None,
         wav_dir=args.wav_dir,
         fast=args.fast,
+        vision=args.vision,
     )
     return load_demo(args.game)(options)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from tablehub.commands import Subparsers
 from tablehub.commands.config import load_or_report
+from tablehub.commands.options import parse_options
 from tablehub.referee import referee_names
 from tablehub.service.journal import JournalError
 from tablehub.service.runner import DEFAULT_GAME, RunOptions, serve
@@ -49,19 +48,6 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--state-out", type=Path, help="write the final state as JSON here")
     parser.add_argument("--quiet", action="store_true", help="do not print the transcript")
     parser.set_defaults(func=_run)
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -6,9 +6,11 @@ import argparse
 import importlib
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from tablehub.commands import Subparsers
+from tablehub.commands.options import parse_options
 
 # game name -> "module:function"; see SimulateFunction for the signature.
 SIMULATORS: dict[str, str] = {
@@ -19,8 +21,12 @@ SIMULATORS: dict[str, str] = {
 
 
 class SimulateFunction(Protocol):
-    def __call__(self, players: int, games: int, seed: int) -> dict[str, Any]:
-        """Play ``games`` games; return JSON-able figures (wins, lengths, games_per_second)."""
+    def __call__(
+        self, players: int, games: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Play ``games`` games with the game's ``options`` (its engine checks them and
+        raises ``ValueError`` naming a bad one); return JSON-able figures (wins, lengths,
+        games_per_second)."""
         ...
 
 
@@ -34,6 +40,13 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (VALUE is JSON, else a string), e.g. advanced=true",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=_run)
 
@@ -42,10 +55,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    try:
+        options = parse_options(args.option)
+    except ValueError as err:
+        print(f"tablehub simulate: {err}", file=sys.stderr)
+        return 2
     module_name, _, function = SIMULATORS[args.game].partition(":")
     simulate: SimulateFunction = getattr(importlib.import_module(module_name), function)
     try:
-        figures = simulate(players=args.players, games=args.games, seed=args.seed)
+        figures = simulate(players=args.players, games=args.games, seed=args.seed, options=options)
     except ValueError as err:
         print(f"tablehub simulate: {err}", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -342,26 +343,36 @@ class Voice:
             if target.exists():
                 return Clip(text, target, wav_duration(target), True)
             target.parent.mkdir(parents=True, exist_ok=True)
-            # a fresh path per attempt: an abandoned engine may still write to its path
-            scratch = target.with_name(f".{uuid.uuid4().hex}.wav")
-            if self._engine is None:
-                self._engine = self.engine_factory()
-            engine = self._engine
-            try:
-                await self._watch(lambda: engine.synthesize(text, scratch), self.timeout)
-                duration = wav_duration(scratch)
-            except TimeoutError:
-                self._engine = None  # a new engine for the next phrase
-                threading.Thread(target=engine.abort, daemon=True).start()
-                self.abandoned.append(text)
-                log.warning("speech engine hung on %r: abandoned after %.1f s", text, self.timeout)
-                return Clip(text, None, 0.0, False)
-            except Exception as err:  # the engine failed: say so, carry on in silence
-                log.warning("speech engine failed on %r: %s", text, err)
-                scratch.unlink(missing_ok=True)
-                return Clip(text, None, 0.0, False)
-            scratch.replace(target)
-            return Clip(text, target, duration, True)
+            for attempt in (1, 2):  # a failed phrase is tried once more, on a fresh engine
+                # a fresh path per attempt: an abandoned engine may still write to its path
+                scratch = target.with_name(f".{uuid.uuid4().hex}.wav")
+                if self._engine is None:
+                    self._engine = self.engine_factory()
+                engine = self._engine
+                try:
+                    work = functools.partial(engine.synthesize, text, scratch)
+                    await self._watch(work, self.timeout)
+                    duration = wav_duration(scratch)
+                    if duration <= 0.0 and text.strip():  # never cache a silent phrase
+                        raise SpeechError("the engine wrote no audio")
+                except TimeoutError:
+                    self._engine = None  # a new engine for the next phrase
+                    threading.Thread(target=engine.abort, daemon=True).start()
+                    self.abandoned.append(text)
+                    log.warning(
+                        "speech engine hung on %r: abandoned after %.1f s", text, self.timeout
+                    )
+                    return Clip(text, None, 0.0, False)  # no second wait: the night goes on
+                except Exception as err:  # the engine failed: once more, then silence
+                    log.warning("speech engine failed on %r (try %d): %s", text, attempt, err)
+                    scratch.unlink(missing_ok=True)
+                    self._engine = None
+                    with contextlib.suppress(Exception):
+                        engine.close()
+                    continue
+                scratch.replace(target)
+                return Clip(text, target, duration, True)
+            return Clip(text, None, 0.0, False)
 
     async def prerender(self, texts: Iterable[str]) -> dict[str, Clip]:
         """Render phrases ahead of time; their durations are then known."""

@@ -112,6 +112,7 @@ class AgiCore(Referee):
         self.council = ""  # "", "defence", "entry"
         self.jokers: dict[int, list[str]] = {}  # The Joker: Jokers shown, by player
         self.lifted: list[list[Any]] = []  # Ra's al Ghul: [pile, top put back or None]
+        self.ras_between: list[int] = []  # Ra's al Ghul: piles the table must choose from
         self.victim: int | None = None  # the Saboteur's victim (sweep); secret
 
     def snapshot(self) -> Any:
@@ -135,6 +136,7 @@ class AgiCore(Referee):
             "council": self.council,
             "jokers": {str(k): v for k, v in sorted(self.jokers.items())},
             "lifted": [list(x) for x in self.lifted],
+            "ras_between": list(self.ras_between),
             "victim": self.victim,
         }
 
@@ -279,8 +281,6 @@ class AgiCore(Referee):
                     outputs.append(Reread("camera", None, "the discard piles were refilled"))
             elif kind == "no_accusation":
                 outputs.append(Say(words.NO_ACCUSATION))
-            elif kind == "blackout_skipped":
-                outputs.append(Say(words.NO_BLACKOUT))
             elif kind == "question":
                 outputs.append(Say(str(event["text"])))
             elif kind == "ability" and audience == PUBLIC:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablehub.games.almost_got_im.cards import UNKNOWN, is_joker
+from tablehub.games.almost_got_im.turns import pile_list, ras_piles
 from tablehub.games.base import CHANCE, Move
 from tablehub.observations import CardEvent
 from tablehub.referee import almost_got_im_words as words
@@ -110,7 +111,7 @@ class TurnSteps(AgiCore):
             self.jokers = {}
             outputs += [Say(words.SHOW_JOKERS), *self._wait("jokers")]
         elif e.stage == "ras":
-            self.lifted = []
+            self.lifted, self.ras_between = [], []
             outputs += [Say(words.RAS.format(name=self.name(e.turn))), *self._wait("ras")]
         elif e.stage == "harley_in":
             outputs += [Say(words.HARLEY.format(name=self.name(e.turn))), *self._wait("harley")]
@@ -150,19 +151,37 @@ class TurnSteps(AgiCore):
         return [Say(words.ABILITY_TARGET.format(name=self.name(self.e.turn))), self._target()]
 
     def _ras_done(self) -> list[Output]:
-        """Ra's al Ghul is done.  The last pile he picked up is the one he took from (the
-        camera cannot see inside a pile): its top card if it came back with another card on
-        top (or not at all), else a card from under it, unseen."""
+        """Ra's al Ghul is done.  The camera sees which piles he lifted and what came back on
+        top, not which pile a card left from under: a pile whose top did not come back gave
+        its top; else the card came from under one of the piles he lifted, and the engine
+        keeps those with a card under the top.  If that leaves more than one, he is asked to
+        lift the pile he took from once more (the camera sees it) and press next."""
         e = self.e
-        if not self.lifted:
+        lifted = list(dict.fromkeys(int(pile) for pile, _ in self.lifted))
+        if self.ras_between:  # asked which: the piles lifted again, among those
+            lifted = [p for p in lifted if p in self.ras_between] or list(self.ras_between)
+        if not lifted:
             return [Say(words.RAS.format(name=self.name(e.turn))), *self._wait("ras")]
-        pile, back = self.lifted[-1]
-        top = e.piles[pile][-1] if e.piles[pile] else None
-        card = UNKNOWN if back == top and len(e.piles[pile]) > 1 else top
-        move: Move = {"kind": "ras_take", "player": e.turn, "pile": pile, "card": card}
+        gone = [int(p) for p, back in self.lifted if e.piles[int(p)] and back != e.piles[p][-1]]
+        move: Move
+        if gone and not self.ras_between:  # the top he lifted did not come back
+            pile = gone[-1]
+            move = {"kind": "ras_take", "player": e.turn, "pile": pile, "card": e.piles[pile][-1]}
+        else:
+            move = {"kind": "ras_take", "player": e.turn, "piles": lifted, "card": UNKNOWN}
+        fits = ras_piles(e, move)
+        if isinstance(fits, list) and len(fits) > 1:
+            self.ras_between, self.lifted = fits, []
+            which = words.RAS_WHICH.format(name=self.name(e.turn), piles=pile_list(fits))
+            return [Say(which), *self._wait("ras")]
+        self.ras_between = []
         outputs = self._play([move], public_on_fail=words.CARD_NOT_PLACED)
+        piles = fits if isinstance(fits, list) else lifted
         # a card left from under a pile: what the camera remembers there is out of date
-        return [*outputs, Reread("camera", f"discard-{pile + 1}", "Ra's al Ghul took a card")]
+        return [
+            *outputs,
+            *(Reread("camera", f"discard-{p + 1}", "Ra's al Ghul took a card") for p in piles),
+        ]
 
     def _harley_done(self) -> list[Output]:
         e = self.e

@@ -99,12 +99,16 @@ RAS = (
     "{name}, look through the discard piles one at a time, take one card and put the piles "
     "back in order. Press next when done."
 )
+RAS_WHICH = (
+    "{name}, which pile did you take your card from: {piles}? Lift that pile once more, put "
+    "it back and press next."
+)
 HARLEY = (
     "Everyone hand {name} one card face down. Then {name} hands each of you one card face "
     "down. Press next when done."
 )
 END_TURN = "{name}, press next when your turn is over."
-NO_BLACKOUT = "There is no Blackout this round."
+NO_BLACKOUT = rulebook("no_blackout")  # Mr. Freeze; the engine says it (data file)
 NO_VOTE = "There is no accusing or Voting this round."
 CARD_NOT_PLACED = "I could not place that card. Please check it."
 

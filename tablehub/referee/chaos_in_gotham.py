@@ -51,9 +51,6 @@ from tablehub.referee.chaos_table import TableLayout, default_layout
 
 DECK_PREFIX = "chaos:"
 ENGINE_OPTIONS = ("card_data",)
-# The stand-in deck (tablehub/vision/decks.py) calls the 15th location "loc-15" because its
-# copy of the map list has 14 names; the rulebook's 15th is Tricorner Yards.
-CAMERA_ALIASES = {"loc-15": "loc-tricorner-yards"}
 
 
 def parse_card(card_id: str | None) -> tuple[str, str] | None:
@@ -61,7 +58,6 @@ def parse_card(card_id: str | None) -> tuple[str, str] | None:
     if not card_id:
         return None
     name = card_id.removeprefix(DECK_PREFIX)
-    name = CAMERA_ALIASES.get(name, name)
     if name.startswith("villain-"):
         return "villain", name.removeprefix("villain-")
     if name.startswith("loc-"):

@@ -7,9 +7,9 @@ The hub sees only what lies face up, so it runs the engine in its partial-inform
 * a card appearing on the discard pile is the move of the player whose turn it is: a
   magnifier or (before the reveal) a question is played, binoculars wait for the panel to
   say whom they watch, anything else is discarded;
-* an arrest card appearing in front of a seat (zone ``seat-N``) arrests that seat; before
-  four o'clock (or against a hero once the identities are known) it is refused out loud
-  and the card goes back to the hand;
+* an arrest card appearing in front of a seat (zone ``seat-N``, N counted from 1 as the
+  vision zones do) arrests that seat; before four o'clock (or against a hero once the
+  identities are known) it is refused out loud and the card goes back to the hand;
 * the accused answers by turning the character card face up (right) or pressing the button
   (unjust); after a right arrest every character card turned up is read;
 * in a confrontation the villain's reaction card, the heroes' escape cards (the knob then
@@ -563,9 +563,10 @@ class AdlerReferee(Referee):
 
 
 def _seat_zone(zone: str) -> int | None:
-    """``seat-3`` -> 3; anything else -> None."""
+    """``seat-3`` -> 2: the vision zones count seats from 1 (``tablehub.vision.zones``),
+    the engine from 0; anything else -> None."""
     prefix, _, number = zone.partition("-")
-    return int(number) if prefix == "seat" and number.isdigit() else None
+    return int(number) - 1 if prefix == "seat" and number.isdigit() and number != "0" else None
 
 
 def _sentence(reason: str) -> str:

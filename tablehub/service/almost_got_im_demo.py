@@ -4,12 +4,11 @@ Everything goes through the real service (``runner.serve``): the referee, the SQ
 journal, the voice (espeak-ng or pyttsx3, written to WAV files: the Blackout as one mixed
 WAV per night, masking shuffle included), the dealer panel on gpiozero mock pins (the
 players turn the knob and press the buttons), and the camera: frames of the table are
-rendered with the card-vision scene renderer and turned into card events by the vision
-layer's ``CardTracker`` over its table zones (``almost_got_im_table.VisionReader``); each
-frame's cards come from the renderer's ground truth, or — with ``TABLEHUB_DEMO_IDENTIFY=
-vision`` — from the card finder and identifier themselves (about a second a frame here,
-so a game then takes several minutes).  The simulated players follow the rules
-(``almost_got_im_players``).
+rendered and read by the shared simulated table camera (``tablehub.service.sim_camera``:
+the vision layer's ``CardTracker`` over its table zones); each frame's cards come from the
+renderer's ground truth, or — with ``--vision real`` — from the card finder and identifier
+themselves (about a second a frame here, so a game then takes several minutes).  The
+simulated players follow the rules (``almost_got_im_players``).
 
 The clock is virtual (``tablehub.service.clock``): the Blackout's 12-second slots, the
 countdowns and everyone's thinking time keep their nominal lengths in the schedule and in
@@ -20,7 +19,6 @@ minutes.  The output folder keeps the journal, the WAV files and some camera fra
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import shutil
 import sqlite3
@@ -30,20 +28,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tablehub.config import ConfigError, SeatsConfig, load_config
-from tablehub.devices.camera import Frame, SimulatedCamera
+from tablehub.config import Config, ConfigError, SeatsConfig, load_config
+from tablehub.devices.camera import Frame
 from tablehub.observations import CardEvent
 from tablehub.referee.base import Output, PlaySchedule, StartTimer
+from tablehub.service import sim_camera
 from tablehub.service.almost_got_im_players import SimPlayers
-from tablehub.service.almost_got_im_table import (
-    Identify,
-    Layout,
-    SimTable,
-    TableCamera,
-    VisionReader,
-)
+from tablehub.service.almost_got_im_table import Layout, SimTable
 from tablehub.service.clock import run_virtual
 from tablehub.service.runner import RunOptions, serve
+from tablehub.service.sim_camera import VISIONS, TableFrames, Vision
+
+Simulation = Callable[["Hub", "PanelHands | None"], None]
 
 if TYPE_CHECKING:
     from tablehub.commands.demo import DemoOptions
@@ -53,11 +49,6 @@ if TYPE_CHECKING:
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus")
 OUTPUT = Path("demo-output")
 MAX_FRAMES = 40  # camera frames kept (the first reads of the game)
-IDENTIFY_ENV = "TABLEHUB_DEMO_IDENTIFY"  # "vision": the card identifier reads every frame
-READERS = {
-    "truth": "the vision tracker and zones, sightings from the renderer's ground truth",
-    "vision": "the vision pipeline: card finder, identifier (stand-in deck), tracker, zones",
-}
 VOICE_TIMEOUT = 3600.0  # virtual seconds: synthesis runs in real time while the clock jumps
 REFEREE_OPTIONS = {
     "max_rounds": 15,
@@ -74,8 +65,13 @@ tablehub demo almost-got-im: {players} players at a simulated table, the hub as 
           column, seconds of game time) but cost no wall time
   [table] lines narrate what the simulated players do (they know their own cards);
   [voice] [panel] [screen] [timer] [camera] [hub] lines are the hub.  During a Blackout
-  the hub's own lines show nothing of what the awake player does.
+  the hub's own lines show nothing of what the awake player does, and no [camera] line
+  ever reports the reveal spot (what is shown there, and how, is secret).
 """
+
+
+PRIVATE_ZONE = "reveal"
+"""What is shown here (roles, hands at night, face up or down) is secret: never printed."""
 
 
 def run_demo(options: DemoOptions) -> int:
@@ -95,7 +91,7 @@ def run_demo(options: DemoOptions) -> int:
     journal = out / "journal.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{journal}{suffix}").unlink(missing_ok=True)
-    identify: Identify = "vision" if os.environ.get(IDENTIFY_ENV) == "vision" else "truth"
+    vision: Vision = "real" if options.vision == "real" else "truth"
     layout = Layout.of(config.table.width_mm, config.table.depth_mm, players)
     config = replace(
         config,
@@ -116,7 +112,7 @@ def run_demo(options: DemoOptions) -> int:
         print(now + line, flush=True)
 
     frames_dir = None if options.fast else out / "frames"
-    simulation = _simulation(players, options.seed, layout, identify, frames_dir, transcript)
+    simulation = simulation_for(players, options.seed, layout, vision, frames_dir, transcript)
     opts = RunOptions(
         game="almost-got-im",
         simulated=True,
@@ -129,7 +125,7 @@ def run_demo(options: DemoOptions) -> int:
         simulation=simulation,
     )
     size = f"{round(layout.width)}x{round(layout.depth)}"
-    for line in HEADER.format(players=players, size=size, reader=READERS[identify]).splitlines():
+    for line in HEADER.format(players=players, size=size, reader=VISIONS[vision]).splitlines():
         transcript(line)
     started = time.perf_counter()
     outcome = run_virtual(serve(config, opts))
@@ -161,11 +157,11 @@ def _game_time(lines: list[str]) -> str:
     return f"{minutes:.0f} min"
 
 
-def _simulation(
+def simulation_for(
     players: int,
     seed: int,
     layout: Layout,
-    identify: Identify,
+    vision: Vision,
     frames_dir: Path | None,
     transcript: Callable[[str], None],
 ) -> Callable[[Hub, PanelHands | None], None]:
@@ -175,31 +171,43 @@ def _simulation(
         if hands is None:
             raise RuntimeError("the simulated players need the panel on mock pins")
         table = SimTable(players, random.Random(f"{seed}:table"))
-        source = TableCamera(table, layout, seed)
-        width, height = source.size
-        camera = SimulatedCamera(width, height, source, in_loop=True)
+        frames = TableFrames(
+            lambda: table.placements(layout),
+            lambda: table.version,
+            (layout.width, layout.depth),
+            seed,
+        )
         saved = [0]
 
         def on_read(events: list[CardEvent], frame: Frame) -> None:
+            number = reader.read
             for event in events:
+                if event.zone == PRIVATE_ZONE:
+                    continue  # what is shown there, and how, is a secret
                 face = event.card_id or "a card face down"
-                what = f"{event.change} {face} at {event.zone}"
-                transcript(f"[camera] frame {camera.frames_read}: {what}")
+                transcript(f"[camera] frame {number}: {event.change} {face} at {event.zone}")
             if frames_dir is not None and saved[0] < MAX_FRAMES:
                 import cv2
 
                 frames_dir.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(frames_dir / f"frame-{camera.frames_read:05d}.jpg"), frame)
+                cv2.imwrite(str(frames_dir / f"frame-{number:05d}.jpg"), frame)
                 saved[0] += 1
 
-        reader = VisionReader(source, identify, on_read=on_read)
-        hub.devices.camera, hub.devices.reader = camera, reader
+        reader = sim_camera.install(hub, frames, layout.zones, vision, "agi", on_read)
         people = SimPlayers(table, hands, NAMES[:players], seed, transcript)
         people.attach(hub)
         hub.output_watchers.append(lambda out: _narrate(out, transcript))
-        transcript(f"[hub] camera: simulated, {width}x{height}; cards by {READERS[identify]}")
 
     return install
+
+
+def simulation(config: Config, seed: int, transcript: Callable[[str], None]) -> Simulation:
+    """``tablehub run --simulated --game almost-got-im``: the demo's table and players."""
+    players = len(config.seats.names)
+    if not 4 <= players <= 7:
+        raise ValueError(f"Almost Got 'Im needs 4 to 7 seats in the configuration, not {players}")
+    layout = Layout.of(config.table.width_mm, config.table.depth_mm, players)
+    return simulation_for(players, seed, layout, "truth", None, transcript)
 
 
 def _narrate(output: Output, transcript: Callable[[str], None]) -> None:

@@ -5,16 +5,10 @@ piles, the reveal spot, the cards in front of each seat, the Secret Role cards (
 under the Characters, and the unused pile).  It knows nothing of the rules: the
 simulated players (``almost_got_im_players``) move the cards.
 
-``TableCamera`` renders the visible part with the card-vision scene renderer
-(``tablehub.vision.scene``, the stand-in card art) into frames for the simulated camera,
-re-rendering only when something moved.  ``VisionReader`` turns frames into CardEvents
-the way the service's card reader does: each frame's cards become sightings, and the
-card-vision ``CardTracker`` over the table's zones (``tablehub.vision.zones``) settles them
-into events.  The sightings come from the card identifier (``identify="vision"``: the
-finder and identifier on the rendered frame, ~1 s a frame here) or, by default, from the
-renderer's ground truth (what a correct identifier reports), which keeps a whole game
-well under two minutes.  A card covered by a newer card on the same pile counts as
-occluded, not gone, so a discard is never mistaken for a take.
+``SimTable.placements`` is what the shared simulated camera (``tablehub.service.sim_camera``)
+renders and reads: the top of the deck, the top two cards of each discard pile (a card
+covered by a newer one is under it, the tracker's pile stacks), the reveal spot and the
+cards in front of each seat.
 
 Geometry: the vision layer's default zones for the configured table (``reveal`` in front
 of the hub, ``discard-1..3`` behind it, the deck in the ``trick`` circle, ``seat-1..N``
@@ -26,29 +20,14 @@ from __future__ import annotations
 import math
 import random
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
-import cv2
-import numpy as np
-
-from tablehub.devices.camera import Frame
 from tablehub.games.almost_got_im.cards import DECK, character_card_id
-from tablehub.observations import CardEvent, Observation
-from tablehub.vision.cardart import standin_faces
-from tablehub.vision.identify import EnrolledDeck
-from tablehub.vision.scene import Camera, CardPlacement, RenderedScene, Scene, render_scene
-from tablehub.vision.tracker import CardTracker, Sighting
+from tablehub.vision.scene import CardPlacement
 from tablehub.vision.zones import Zone, default_zones, seat_angles, zone_of
 
 Point = tuple[float, float]
-Identify = Literal["truth", "vision"]
-VISIBLE = 0.5  # ground truth: a card counts as seen when this much of it shows, or an
-# index corner (as the identifier reads a fanned card by its corner; bench.cards' rule)
 FAN_STEP = 30.0  # mm between the cards of a hand laid at the reveal spot
-PX_PER_MM = 1.0  # the camera's scale (a 900 x 600 mm table: 900 x 600 px)
-MOVED_MM = 20.0  # a card seen this far from where it lay has been put somewhere new
 
 
 @dataclass(frozen=True)
@@ -229,156 +208,3 @@ def _nudge(card: str) -> Point:
     """A few millimetres off the pile's centre, the same for a card every time."""
     h = zlib.crc32(card.encode())
     return (float(h % 7 - 3), float(h // 7 % 7 - 3))
-
-
-class TableCamera:
-    """FrameSource for the simulated camera: renders the table when it has changed."""
-
-    def __init__(self, table: SimTable, layout: Layout, seed: int = 0) -> None:
-        self.table = table
-        self.layout = layout
-        self.faces = standin_faces()
-        size = (round(layout.width * PX_PER_MM), round(layout.depth * PX_PER_MM))
-        centre = (layout.width / 2, layout.depth / 2)
-        self.camera = Camera(image_size=size, target_mm=centre, px_per_mm=PX_PER_MM)
-        self.seed = seed
-        self.last: RenderedScene | None = None
-        self._version = -1
-        self.renders = 0
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.camera.image_size
-
-    def __call__(self, index: int) -> Frame:
-        if self.last is None or self._version != self.table.version:
-            scene = Scene(
-                faces=self.faces,
-                cards=self.table.placements(self.layout),
-                table_mm=(self.layout.width, self.layout.depth),
-                texture="felt-green",
-                camera=self.camera,
-                noise=1.5,
-                jpeg_quality=None,
-            )
-            self.last = render_scene(scene, np.random.default_rng((self.seed, self.renders)))
-            self._version = self.table.version
-            self.renders += 1
-        image: Frame = self.last.image
-        return image
-
-
-class VisionReader:
-    """Frames -> CardEvents: sightings per frame (ground truth or the card identifier),
-    settled by the card-vision tracker (see the module docstring)."""
-
-    def __init__(
-        self,
-        camera: TableCamera,
-        identify: Identify = "truth",
-        agree: int = 2,
-        on_read: Callable[[list[CardEvent], Frame], None] | None = None,
-    ) -> None:
-        self.camera = camera
-        self.identify = identify
-        self.agree = agree
-        self.on_read = on_read
-        self.tracker = self._tracker()
-        self.first_seen: dict[str, int] = {}  # card -> frame it has lain where it is since
-        self.placed: dict[str, Point] = {}  # card -> where it was last seen
-        self.frames = 0
-        self._cache: tuple[int, list[Sighting]] | None = None  # (render number, sightings)
-        self._deck = _enrolled() if identify == "vision" else None
-
-    def _tracker(self) -> CardTracker:
-        return CardTracker(self.camera.layout.zones, agree_frames=self.agree, forget_frames=2)
-
-    def sightings(self) -> list[Sighting]:
-        rendered = self.camera.last
-        if rendered is None:
-            return []
-        if self._cache is not None and self._cache[0] == self.camera.renders:
-            return self._cache[1]
-        if self.identify == "vision":
-            found = self._read(rendered)
-        else:
-            found = [
-                Sighting(c.card_id if c.face_up else None, c.face_up, 0.99, c.centre_mm)
-                for c in rendered.cards
-                if c.visible >= VISIBLE or (c.face_up and c.index_visible)
-            ]
-        self._cache = (self.camera.renders, found)
-        return found
-
-    def _read(self, rendered: RenderedScene) -> list[Sighting]:
-        from tablehub.vision.identify import read_cards
-
-        assert self._deck is not None
-        to_table = np.linalg.inv(rendered.table_to_image)
-        out = []
-        for reading in read_cards(rendered.image, self._deck, px_per_mm=PX_PER_MM):
-            centre = np.array([[reading.centre]], np.float64)
-            x, y = cv2.perspectiveTransform(centre, to_table)[0][0]
-            out.append(Sighting(reading.card_id, reading.face_up, reading.confidence, (x, y)))
-        return out
-
-    def __call__(self, frame: Frame) -> list[Observation]:
-        self.frames += 1
-        seen = self.sightings()
-        for s in seen:  # since when each card lies where it is now
-            if s.card_id is None:
-                continue
-            before = self.placed.get(s.card_id)
-            if before is None or math.dist(before, s.centre_mm) > MOVED_MM:
-                self.first_seen[s.card_id] = self.frames
-            self.placed[s.card_id] = s.centre_mm
-        events = self.tracker.update(seen, occluded=self._covered(seen))
-        for event in events:
-            if event.change == "removed" and event.card_id is not None:
-                self.first_seen.pop(event.card_id, None)
-                self.placed.pop(event.card_id, None)
-        if events and self.on_read is not None:
-            self.on_read(events, frame)
-        return list(events)
-
-    def _covered(self, seen: list[Sighting]) -> Callable[[Point], bool]:
-        """A known card out of view is covered (not gone) when a card that came into view
-        after it lies in its zone now: a discard on top of it."""
-        in_view = {s.card_id for s in seen if s.card_id is not None}
-        absent: dict[Point, list[str]] = {}  # cards on a pile share a centre: by place
-        for card in self.tracker.cards:
-            if card.card_id is not None and card.card_id not in in_view:
-                absent.setdefault(card.centre_mm, []).append(card.card_id)
-        layout = self.camera.layout
-
-        def covered(point: Point) -> bool:
-            zone = layout.zone_at(point)
-            newer = [
-                self.first_seen.get(s.card_id, 0)
-                for s in seen
-                if s.card_id is not None and layout.zone_at(s.centre_mm) == zone
-            ]
-            return any(
-                self.first_seen.get(card, 0) < max(newer, default=-1)
-                for card in absent.get(point, [])
-            )
-
-        return covered
-
-    def reread(self, zone: str | None) -> None:
-        """Forget what was settled so everything in view is reported again."""
-        self.tracker = self._tracker()
-        self.first_seen = {}
-        self.placed = {}
-
-
-def _enrolled() -> EnrolledDeck:
-    """The stand-in agi deck, enrolled as ``tablehub cards enroll --standin`` does."""
-    from tablehub.vision.decks import DECKS
-    from tablehub.vision.identify import enroll_images
-
-    spec = DECKS["agi"]
-    faces = standin_faces(8.0)
-    images = {c.id: faces(c.id) for c in spec.cards}
-    images["back"] = faces(f"{spec.name}:back")
-    return enroll_images(spec.name, images, {c.id: c.size_mm for c in spec.cards})

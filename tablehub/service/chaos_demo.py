@@ -1,16 +1,18 @@
 """``tablehub demo chaos-in-gotham``: a whole refereed game at a simulated table.
 
 Simulated players (who always follow suit, ``service.chaos_sim``) play at a simulated
-table; what they do reaches the hub as a camera would report it and as panel presses.
-The hub is the real one (``service.app.Hub``): every accepted record goes into a SQLite
-journal before it is acted on, the dealer panel runs on gpiozero mock pins (the players
-turn its knob to answer "whose card is this?"; Two-Face presses it to announce his swap),
-and the voice is the hub's (``devices.voice``): the speaker, or WAV files with ``--fast``,
-``--wav-dir`` or no sound card.  The referee never sees the truth: at the end its scores
-are checked against the simulated table's.
+table.  Everything goes through the real service (``runner.serve``): what the players lay
+down is rendered into the simulated camera's frames and read back by the shared simulated
+table camera (``service.sim_camera``: ground-truth sightings, or ``--vision real`` for the
+card identifier) through the card-vision tracker into card events; every accepted record
+goes into a SQLite journal before it is acted on; the dealer panel runs on gpiozero mock
+pins (the players turn its knob to answer "whose card is this?"; Two-Face presses it to
+announce his swap); the voice is the hub's, written to WAV files.  The clock is virtual
+(``service.clock``): the camera's frames and the players' pauses cost no wall time.  The
+referee never sees the truth: at the end its scores are checked against the table's.
 
-``play_offline`` runs the same game without the service (no journal, panel or voice), for
-tests that play many games.
+``play_offline`` runs the same game without the service (no journal, panel, voice or
+rendering: the tracker gets what a perfect identifier sees), for tests that play many games.
 """
 
 from __future__ import annotations
@@ -24,30 +26,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tablehub.config import Config, ConfigError, SeatsConfig, load_config
-from tablehub.devices.panel import Panel, PanelHands, mock_pin_factory
-from tablehub.devices.voice import make_voice
 from tablehub.observations import Observation, PanelEvent
-from tablehub.referee.base import (
-    AskTable,
-    ChooseSeat,
-    OfflineTable,
-    Output,
-    Reread,
-    Say,
-    Setup,
-)
+from tablehub.referee.base import AskTable, ChooseSeat, OfflineTable, Output, Reread, Say, Setup
 from tablehub.referee.chaos_in_gotham import ChaosReferee
-from tablehub.referee.chaos_table import default_layout
-from tablehub.service.app import Devices, Hub, open_session
-from tablehub.service.chaos_render import TableRenderer
-from tablehub.service.chaos_sim import ChaosTableSim, DirectCamera, Placed
-from tablehub.service.journal import Journal
+from tablehub.referee.chaos_table import TableLayout, default_layout
+from tablehub.service import sim_camera
+from tablehub.service.chaos_sim import ChaosTableSim, sightings
+from tablehub.service.clock import run_virtual
+from tablehub.service.runner import RunOptions, serve
+from tablehub.service.sim_camera import SimCardReader, TableFrames, Vision
+from tablehub.vision.scene import CardPlacement
+from tablehub.vision.tracker import CardTracker
+from tablehub.vision.zones import default_zones
 
 if TYPE_CHECKING:
     from tablehub.commands.demo import DemoOptions
+    from tablehub.devices.panel import PanelHands
+    from tablehub.service.app import Hub
 
 NAMES = ("Paula", "Marie", "Stefan", "Alex", "Jana", "Omar")
 OUTPUT = Path("demo-output")
+TABLE_MM = (900.0, 600.0)
+VOICE_TIMEOUT = 3600.0  # virtual seconds: synthesis runs in real time while the clock jumps
+Simulation = Callable[["Hub", "PanelHands | None"], None]
 
 
 @dataclass
@@ -64,12 +65,6 @@ class DemoResult:
     frames: int = 0
 
 
-def _setup(players: int, seed: int) -> tuple[Setup, ChaosTableSim]:
-    layout = default_layout(players)
-    setup = Setup("chaos-in-gotham", NAMES[:players], {"layout": layout.to_json()}, seed)
-    return setup, ChaosTableSim(players, layout, seed)
-
-
 def _agreed(referee: ChaosReferee, sim: ChaosTableSim) -> bool:
     engine, truth = referee.engine, sim.truth
     return (
@@ -78,12 +73,14 @@ def _agreed(referee: ChaosReferee, sim: ChaosTableSim) -> bool:
 
 
 def play_offline(players: int, seed: int, transcript: Callable[[str], None]) -> DemoResult:
-    """The demo's game without the service: referee and table only (fast, for tests)."""
+    """The demo's game without the service: referee, table and tracker only (fast)."""
     started = time.perf_counter()
-    setup, sim = _setup(players, seed)
+    layout = default_layout(players, *TABLE_MM)
+    setup = Setup("chaos-in-gotham", NAMES[:players], {"layout": layout.to_json()}, seed)
+    sim = ChaosTableSim(players, layout, seed)
     referee = ChaosReferee(setup)
     table = OfflineTable(referee)
-    camera = DirectCamera()
+    tracker = CardTracker(default_zones(*TABLE_MM, players), agree_frames=2, forget_frames=2)
     counts = {"observations": 0, "questions": 0, "rejections": 0}
     queue: list[Observation] = []
 
@@ -110,8 +107,12 @@ def play_offline(players: int, seed: int, transcript: Callable[[str], None]) -> 
         feed(queue.pop(0))
     while not sim.done():
         for stage in sim.advance():
-            for observation in [stage] if isinstance(stage, PanelEvent) else camera.observe(stage):
-                feed(observation)
+            if isinstance(stage, PanelEvent):
+                feed(stage)
+                continue
+            for _ in range(5):  # frames until every change is certain
+                for event in tracker.update(sightings(stage)):
+                    feed(event)
     return DemoResult(
         agreed=_agreed(referee, sim),
         totals=list(referee.engine.totals),
@@ -123,42 +124,33 @@ def play_offline(players: int, seed: int, transcript: Callable[[str], None]) -> 
     )
 
 
-class TablePlayers:
-    """The simulated people, feeding the hub: they act only when the hub has caught up."""
+class ChaosPlayers:
+    """The simulated people at the hub's table: one visible step at a time, each once the
+    camera has reported it and the hub has handled everything it was given."""
 
     def __init__(
         self,
         hub: Hub,
         sim: ChaosTableSim,
+        reader: SimCardReader,
         hands: PanelHands,
-        pace: float,
-        frames: Path | None = None,
+        frames_dir: Path | None,
     ) -> None:
-        self.hub = hub
-        self.frames = frames
-        self.renderer = TableRenderer(seed=sim.truth.players) if frames is not None else None
+        self.hub, self.sim, self.reader, self.hands = hub, sim, reader, hands
+        self.frames_dir = frames_dir
         self.saved: list[Path] = []
-        self.sim = sim
-        self.hands = hands
-        self.pace = pace
-        self.camera = DirectCamera()
-        self.observations = 0
         self.questions = 0
         self.rejections = 0
-        # The hub notifies once when it starts and once per observation it has handled;
-        # the players wait for every observation they caused before acting again.
-        self.expected = 1
-        self.handled = 0
+        self.presses = 0
+        self.answering = 0  # knob answers on their way
+        self.placed = dict(sim.placed)  # what the camera looks at (the stage being shown)
+        self.version = 0
         hub.output_watchers.append(self._watch)
-        hub.after_handle.append(self._handled)
 
-    def _handled(self, hub: Hub) -> None:
-        self.handled += 1
-
-    def _post(self, observation: Observation) -> None:
-        self.expected += 1
-        self.observations += 1
-        self.hub.post(observation)
+    def placements(self) -> list[CardPlacement]:
+        return [
+            CardPlacement(p.card_id, p.centre, p.angle_deg, p.face_up) for p in self.placed.values()
+        ]
 
     def _watch(self, out: Output) -> None:
         if isinstance(out, ChooseSeat):
@@ -166,113 +158,115 @@ class TablePlayers:
             answer = self.sim.answer(out.request)
             if answer is not None and answer.seat is not None:
                 steps = out.seats.index(answer.seat)  # the knob starts at the first seat
-                self.expected += 1  # the panel will post the answer
-                self.hub.loop.call_later(self.pace, self._choose, steps)
+                self.answering += 1
+                self.hub.loop.call_later(0.5, self._choose, steps)
         elif isinstance(out, Reread | AskTable):
             self.rejections += 1
 
     def _choose(self, steps: int) -> None:
+        self.answering -= 1
         self.hands.turn(steps)
         self.hands.press_knob()
 
-    def _busy(self) -> bool:
-        return self.handled < self.expected and not self.hub.finished
-
     async def _caught_up(self) -> None:
-        while self._busy():
-            await asyncio.sleep(0.002)
-        if self.pace:
-            await asyncio.sleep(self.pace)
+        """The camera has reported the table as it is and the hub has nothing left to do."""
+        while not self.hub.finished and not (
+            self.reader.settled(self.version) and self.hub.queue.empty() and not self.answering
+        ):
+            await asyncio.sleep(0.05)
 
     async def play(self) -> None:
         await self._caught_up()
-        while not self.sim.done():
+        while not self.sim.done() and not self.hub.finished:
             for stage in self.sim.advance():
+                before = self._tricks()
                 if isinstance(stage, PanelEvent):  # Two-Face presses the knob to announce
-                    self.expected += 1
-                    self.observations += 1
+                    self.presses += 1
                     self.hands.press_knob()
                 else:
-                    for observation in self.camera.observe(stage):
-                        self._post(observation)
-                before = self._tricks()
+                    self.placed, self.version = stage, self.version + 1
+                await asyncio.sleep(0.5)  # a person's hand takes a moment
                 await self._caught_up()
                 if not isinstance(stage, PanelEvent) and self._tricks() != before:
-                    self._keep_frame(stage)
+                    self._keep_frame()
+        await asyncio.sleep(5.0)
+        if not self.hub.finished:  # the table is done; a hub still waiting would wait forever
+            self.hub.transcript("[table] the game is over at the table; the hub is not")
+            self.hub.stop()
 
     def _tricks(self) -> tuple[int, int]:
-        engine = self.hub.referee.engine if isinstance(self.hub.referee, ChaosReferee) else None
+        referee = self.hub.referee
+        engine = referee.engine if isinstance(referee, ChaosReferee) else None
         return (0, 0) if engine is None else (engine.round, len(engine.history))
 
-    def _keep_frame(self, stage: dict[str, Placed]) -> None:
-        """A camera frame of the complete trick, as the hub decided it."""
-        if self.renderer is None or self.frames is None:
+    def _keep_frame(self) -> None:
+        """The camera's frame of the complete trick, as the hub decided it."""
+        rendered = self.reader.frames.last
+        if self.frames_dir is None or rendered is None:
             return
-        path = self.frames / f"frame-{len(self.saved) + 1:03d}.png"
-        self.saved.append(self.renderer.save(stage, path))
+        import cv2
+
+        self.frames_dir.mkdir(parents=True, exist_ok=True)
+        path = self.frames_dir / f"frame-{len(self.saved) + 1:03d}.png"
+        cv2.imwrite(str(path), rendered.image)
+        self.saved.append(path)
         self.hub.transcript(f"[camera] frame of the trick: {path}")
 
 
-async def play_at_hub(
-    config: Config,
-    players: int,
+def simulation_for(
+    layout: TableLayout,
+    table_mm: tuple[float, float],
     seed: int,
-    wav_dir: Path,
-    journal_path: Path,
-    force_wav: bool,
-    pace: float,
-    transcript: Callable[[str], None],
-    frames: Path | None = None,
-) -> DemoResult:
-    """A whole game through the real hub: journal, mock-pin panel, voice (and a camera
-    frame of every trick in ``frames``)."""
-    started = time.perf_counter()
-    setup, sim = _setup(players, seed)
-    journal = Journal(journal_path)
-    voice = make_voice(
-        config.voice.engine,
-        config.voice.rate,
-        config.voice.volume,
-        config.voice.voice,
-        config.voice.timeout,
-        wav_dir,
-        config.data_dir / "cache",
-        force_wav=force_wav,
-    )
-    panel = Panel(config.panel, players, pin_factory=mock_pin_factory())
-    try:
-        referee, session_id, _ = open_session(journal, ChaosReferee, setup, resume=False)
-        assert isinstance(referee, ChaosReferee)
-        hub = Hub(journal, referee, session_id, Devices(voice=voice, panel=panel), transcript)
-        panel.on_event = hub.post
-        transcript(f"[hub] voice: {voice.description}; panel: gpiozero mock pins")
-        table = TablePlayers(hub, sim, PanelHands(panel), pace, frames)
-        runner = asyncio.ensure_future(hub.run(resumed=False))
-        try:
-            await table.play()
-            await asyncio.wait_for(runner, timeout=60)
-        finally:
-            hub.stop()
-            await hub.close()
-            if not runner.done():
-                runner.cancel()
-        records = journal.count(session_id)
-        return DemoResult(
-            agreed=_agreed(referee, sim),
-            totals=list(referee.engine.totals),
-            truth=list(sim.truth.totals),
-            spoken=len(voice.spoken),
-            observations=table.observations,
-            questions=table.questions,
-            rejections=table.rejections,
-            records=records,
-            seconds=time.perf_counter() - started,
-            frames=len(table.saved),
+    vision: Vision,
+    frames_dir: Path | None,
+    players_out: list[ChaosPlayers] | None = None,
+) -> Simulation:
+    """What ``serve`` installs on the hub: the table, the camera over it, the players."""
+
+    def install(hub: Hub, hands: PanelHands | None) -> None:
+        if hands is None:
+            raise RuntimeError("the simulated players need the panel on mock pins")
+        players = len(layout.seats)
+        sim = ChaosTableSim(players, layout, seed)
+        holder: list[ChaosPlayers] = []
+        frames = TableFrames(
+            lambda: holder[0].placements(), lambda: holder[0].version, table_mm, seed, "wood"
         )
-    finally:
-        await voice.close()
-        panel.close()
-        journal.close()
+        zones = default_zones(*table_mm, players)
+        reader = sim_camera.install(hub, frames, zones, vision, "chaos")
+        people = ChaosPlayers(hub, sim, reader, hands, frames_dir)
+        holder.append(people)
+        if players_out is not None:
+            players_out.append(people)
+        task = hub.loop.create_task(people.play())
+        task.add_done_callback(lambda done: _stop_on_failure(hub, done))
+
+    return install
+
+
+def _stop_on_failure(hub: Hub, task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        hub.transcript(f"[table] the simulated players failed: {task.exception()!r}")
+        hub.stop()
+
+
+def simulation(config: Config, seed: int, transcript: Callable[[str], None]) -> Simulation:
+    """``tablehub run --simulated --game chaos-in-gotham``: the demo's table and players
+    (the referee's ``layout`` option must be the same: ``run_options``)."""
+    players = len(config.seats.names)
+    if not 2 <= players <= 6:
+        raise ValueError(
+            f"Chaos in Gotham City needs 2 to 6 seats in the configuration, not {players}"
+        )
+    table_mm = (config.table.width_mm, config.table.depth_mm)
+    return simulation_for(default_layout(players, *table_mm), table_mm, seed, "truth", None)
+
+
+def run_options(config: Config) -> dict[str, object]:
+    """The referee options the simulated table needs (its layout)."""
+    players = len(config.seats.names)
+    layout = default_layout(players, config.table.width_mm, config.table.depth_mm)
+    return {"layout": layout.to_json()}
 
 
 def run_demo(options: DemoOptions) -> int:
@@ -294,7 +288,13 @@ def run_demo(options: DemoOptions) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{journal}{suffix}").unlink(missing_ok=True)
-    config = replace(config, seats=SeatsConfig(NAMES[:players]))
+    config = replace(
+        config,
+        seats=SeatsConfig(NAMES[:players]),
+        journal_path=journal,
+        table=replace(config.table, width_mm=TABLE_MM[0], depth_mm=TABLE_MM[1]),
+        voice=replace(config.voice, timeout=VOICE_TIMEOUT),
+    )
     lines: list[str] = []
 
     def transcript(line: str) -> None:
@@ -303,30 +303,51 @@ def run_demo(options: DemoOptions) -> int:
         lines.append(line)
         print(line, flush=True)
 
-    transcript(f"Chaos in Gotham City: {players} players ({', '.join(NAMES[:players])})")
-    result = asyncio.run(
-        play_at_hub(
-            config,
-            players,
-            options.seed,
-            wav_dir,
-            journal,
-            force_wav=options.fast or options.wav_dir is not None,
-            pace=0.0 if options.fast else 0.3,
-            transcript=transcript,
-            frames=frames,
-        )
+    vision: Vision = "real" if options.vision == "real" else "truth"
+    layout = default_layout(players, *TABLE_MM)
+    people: list[ChaosPlayers] = []
+    opts = RunOptions(
+        game="chaos-in-gotham",
+        simulated=True,
+        seed=options.seed,
+        options={"layout": layout.to_json()},
+        fresh=True,
+        wav_dir=wav_dir,
+        force_wav=True,
+        transcript=transcript,
+        simulation=simulation_for(layout, TABLE_MM, options.seed, vision, frames, people),
     )
+    transcript(f"Chaos in Gotham City: {players} players ({', '.join(NAMES[:players])})")
+    started = time.perf_counter()
+    outcome = run_virtual(serve(config, opts))
+    seconds = time.perf_counter() - started
+    table = people[0]
+    referee = table.hub.referee
+    assert isinstance(referee, ChaosReferee)
+    referee_totals = list(referee.engine.totals)
+    agreed = outcome.finished and _agreed(referee, table.sim)
     wavs = len(list(wav_dir.glob("*.wav"))) if wav_dir.exists() else 0
+    records = _records(journal)
     transcript("")
     transcript(
-        f"{result.observations} camera/panel events, {result.records} journaled records "
-        f"({journal}), {result.questions} panel questions, {result.rejections} readings "
-        f"refused, {result.spoken} sentences spoken ({wavs} WAV files in {wav_dir}), "
-        f"{result.frames} camera frames of tricks in {frames}, {result.seconds:.1f} s"
+        f"{table.reader.read} camera frames read, {records} journaled records ({journal}), "
+        f"{table.questions} panel questions, {table.rejections} readings refused, "
+        f"{wavs} WAV files in {wav_dir}, {len(table.saved)} camera frames of tricks in "
+        f"{frames}, {seconds:.1f} s"
     )
-    verdict = "agree with" if result.agreed else "DIFFER from"
-    transcript(f"The referee's scores {verdict} the simulated table's: {result.totals}")
+    verdict = "agree with" if agreed else "DIFFER from"
+    transcript(f"The referee's scores {verdict} the simulated table's: {referee_totals}")
     if options.transcript is not None:
         options.transcript.write_text("\n".join(lines) + "\n")
-    return 0 if result.agreed else 1
+    return 0 if agreed else 1
+
+
+def _records(journal: Path) -> int:
+    import sqlite3
+
+    db = sqlite3.connect(journal)
+    try:
+        (count,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
+    finally:
+        db.close()
+    return int(count)

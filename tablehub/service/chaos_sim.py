@@ -5,9 +5,10 @@ bot players (``games.chaos_in_gotham.bots``) choose legal moves, so they always 
 Each truth move becomes what people do at a real table — a villain card laid in front of a
 player, a card laid into the trick area on the player's side, the winner taking the trick
 and the location card, The Riddler turning his card over, Two-Face pressing "declared" —
-recorded as a set of physical cards (``placed``).  A camera turns that set into
-observations: ``DirectCamera`` by comparing snapshots (what a perfect vision pipeline
-reports), or a renderer plus the vision pipeline.
+recorded as a set of physical cards (``placed``).  The shared simulated camera
+(``tablehub.service.sim_camera``) renders that set (``placements``) and reads it back into
+card events; without rendering, ``sightings`` gives the card-vision tracker what a perfect
+identifier would see (the tests' fast way).
 
 The referee never sees the truth; the demo compares the two at the end.
 """
@@ -20,8 +21,13 @@ from dataclasses import dataclass
 from tablehub.games.base import CHANCE, Event, Move
 from tablehub.games.chaos_in_gotham.bots import choose_move
 from tablehub.games.chaos_in_gotham.state import ChaosState
-from tablehub.observations import CardEvent, PanelEvent
+from tablehub.observations import PanelEvent
 from tablehub.referee.chaos_table import TableLayout
+from tablehub.vision.scene import CardPlacement
+from tablehub.vision.tracker import Sighting
+
+FAN_MM = 40.0  # Catwoman's face-down discards are laid overlapping by this much, so the
+# camera sees each of them (face-down cards on one spot look like one card)
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ class ChaosTableSim:
         self._villains: list[tuple[int, str]] = []
         self._backs = 0
         self._trump_top: str | None = None
+        self.version = 0  # bumped whenever ``placed`` changes (the camera re-renders)
 
     # --- the players answer the hub ------------------------------------------------------
     def answer(self, request: str) -> PanelEvent | None:
@@ -90,7 +97,14 @@ class ChaosTableSim:
         return self.stages
 
     def _snap(self) -> None:
+        self.version += 1
         self.stages.append(dict(self.placed))
+
+    def placements(self) -> list[CardPlacement]:
+        """What lies on the table now, for the scene renderer (in the order laid)."""
+        return [
+            CardPlacement(p.card_id, p.centre, p.angle_deg, p.face_up) for p in self.placed.values()
+        ]
 
     def _put(
         self, key: str, card_id: str, zone: str, centre: tuple[float, float], up: bool
@@ -115,9 +129,10 @@ class ChaosTableSim:
                     self._snap()
                 self._villains = []
         elif kind == "catwoman":
-            for _ in move["discard"]:
+            for n, _ in enumerate(move["discard"]):
                 self._backs += 1
-                spot = self._jitter(self.discard_spot(), 4)
+                x, y = self.discard_spot()
+                spot = self._jitter((x + FAN_MM * (n - 1), y), 3)
                 self._put(f"back-{self._backs}", "chaos:back", zones["discard"], spot, False)
                 self._snap()
         elif kind == "trump":
@@ -182,32 +197,9 @@ class ChaosTableSim:
         return self.layout.spots["location"]
 
 
-class DirectCamera:
-    """Observations from the table as a perfect vision pipeline would report them: the
-    difference between the last snapshot and now."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, Placed] = {}
-
-    def observe(self, placed: dict[str, Placed]) -> list[CardEvent]:
-        """The card events between the last snapshot and ``placed``."""
-        events: list[CardEvent] = []
-        for key, was in self.seen.items():
-            if key not in placed:
-                card_id = was.card_id if was.face_up else None
-                events.append(
-                    CardEvent("removed", card_id, was.zone, was.face_up, 0.99, was.centre)
-                )
-        for key, now in placed.items():
-            was_there = self.seen.get(key)
-            card_id = now.card_id if now.face_up else None
-            if was_there is None:
-                events.append(
-                    CardEvent("appeared", card_id, now.zone, now.face_up, 0.99, now.centre)
-                )
-            elif was_there.face_up != now.face_up:
-                events.append(
-                    CardEvent("flipped", card_id, now.zone, now.face_up, 0.99, now.centre)
-                )
-        self.seen = dict(placed)
-        return events
+def sightings(placed: dict[str, Placed]) -> list[Sighting]:
+    """Every card on the table as a perfect identifier sees it (nothing covers anything)."""
+    return [
+        Sighting(p.card_id if p.face_up else None, p.face_up, 0.99, p.centre)
+        for p in placed.values()
+    ]

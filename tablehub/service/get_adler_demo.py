@@ -143,7 +143,7 @@ class Players:
             target = int(move.get("target", -1))
             if card_kind == "arrest" and kind == "play":
                 yield self._lay(
-                    move["card"], f"seat-{target}", f"arrests {self.seats[target]}:", seat
+                    move["card"], f"seat-{target + 1}", f"arrests {self.seats[target]}:", seat
                 )
             else:
                 yield self._lay(move["card"], "discard", "lays on the discard pile:", seat)
@@ -158,7 +158,7 @@ class Players:
             else:
                 yield Action("press", f"{name} presses the button: the arrest is wrong")
         elif kind == "react":
-            yield self._lay(move["card"], f"seat-{seat}", "reacts with", seat)
+            yield self._lay(move["card"], f"seat-{seat + 1}", "reacts with", seat)
         elif kind == "no-reaction":
             yield Action("press", f"{name} has no reaction and presses the button")
         elif kind == "escape":
@@ -166,7 +166,7 @@ class Players:
             if self.referee.pending is not None:
                 yield Action("choose", f"{name} turns the knob to their own seat", seat=seat)
         elif kind == "shoot":
-            yield self._lay(move["card"], f"seat-{seat}", "fires", seat)
+            yield self._lay(move["card"], f"seat-{seat + 1}", "fires", seat)
         elif kind == "hold":
             yield Action("press", f"{name} stops shooting and presses the button")
         elif kind == "loot":
@@ -207,7 +207,8 @@ class Players:
         self.flipped.add(seat)
         character = self.truth.characters[seat]
         assert character is not None
-        event = CardEvent("flipped", character_card(character), f"seat-{seat}", True, 0.97, CENTRE)
+        zone = f"seat-{seat + 1}"  # the vision zones count seats from 1
+        event = CardEvent("flipped", character_card(character), zone, True, 0.97, CENTRE)
         return Action("card", f"{self.seats[seat]} turns the character card face up", event)
 
     def finish(self, result: DemoResult) -> DemoResult:

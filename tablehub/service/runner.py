@@ -15,7 +15,7 @@ import json
 import logging
 import signal
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,16 @@ FeedMaker = Callable[[Config, bool, Callable[[str], None]], "Feed | None"]
 # tower registers here: "dice": "tablehub.devices.dice_tower:make_feed".
 FEEDS: dict[str, str] = {
     "dice": "tablehub.devices.dice_tower:make_feed",
+}
+
+# ``tablehub run --simulated``: each game's simulated table (players, cards, the shared
+# simulated camera), "game": "module:function".  The function gets (config, seed,
+# transcript) and returns what ``RunOptions.simulation`` takes; the module may also have
+# ``run_options(config)``: referee options the simulated table needs (a new session's).
+# High Card uses the foundation's marker table instead (``sim_table``).
+SIMULATIONS: dict[str, str] = {
+    "almost-got-im": "tablehub.service.almost_got_im_demo:simulation",
+    "chaos-in-gotham": "tablehub.service.chaos_demo:simulation",
 }
 
 
@@ -92,6 +102,8 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
     try:
         game = choose_game(journal, opts.game)
         referee_cls = load_referee(game)
+        if opts.simulated and opts.simulation is None and game in SIMULATIONS:
+            opts = _with_simulation(config, opts, game)
         if opts.fresh:
             for info in journal.sessions():
                 if info.finished_at is None and info.game == game:
@@ -148,6 +160,16 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         return Outcome(session_id, resumed, hub.finished, state, voice.description)
     finally:
         journal.close()
+
+
+def _with_simulation(config: Config, opts: RunOptions, game: str) -> RunOptions:
+    """``opts`` with the game's simulated table (and the referee options it needs)."""
+    module_name, _, function = SIMULATIONS[game].partition(":")
+    module = importlib.import_module(module_name)
+    simulation = getattr(module, function)(config, opts.seed, opts.transcript)
+    needed = getattr(module, "run_options", None)
+    options = {**(needed(config) if needed is not None else {}), **opts.options}
+    return replace(opts, simulation=simulation, options=options)
 
 
 def _feeds(
@@ -287,7 +309,12 @@ def _attach_camera(
         hub.transcript("[hub] camera: simulated table scene (640x360), cards read by marker")
         states["camera"] = DeviceState("SIMULATED", "table scene 640x360, cards read by marker")
         return
-    reader = _vision_reader(config, game)
+    try:
+        reader = _vision_reader(config, game)
+    except Exception as err:  # not set up yet (or broken): the hub runs without the camera
+        hub.transcript(f"[hub] camera not started: {err}")
+        states["camera"] = DeviceState("failed", str(err))
+        return
     if reader is None:
         hub.transcript("[hub] camera: no card reader for this game yet; camera not started")
         states["camera"] = DeviceState("not in use", "no card reader for this game yet")
@@ -305,13 +332,11 @@ def _attach_camera(
 
 
 def _vision_reader(config: Config, game: str) -> FrameReader | None:
-    """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``."""
-    try:
-        from tablehub.vision import reader as vision_reader  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    made: FrameReader | None = vision_reader.make_frame_reader(config, game)
-    return made
+    """The card-vision hook: ``tablehub.vision.reader.make_frame_reader(config, game)``
+    (raises ``ReaderUnavailable`` naming the command to run when the table is not set up)."""
+    from tablehub.vision.reader import make_frame_reader
+
+    return make_frame_reader(config, game)
 
 
 def _frame_saver(

@@ -13,6 +13,7 @@ Cards:
 * ``tracker``     -- stable ``CardEvent`` s from frame-by-frame sightings
 * ``watch``       -- frames -> events: finder, identifier, calibration and tracker together
 * ``storage``     -- enrolled decks and the calibration in the data directory
+* ``reader``      -- the service's card reader (``make_frame_reader``): storage + watch
 
 Dice: the ``dice*`` modules.
 """

@@ -306,8 +306,10 @@ def _centre(img: Image, spec: CardSpec, s: float) -> None:
                 INK,
                 -1,
             )
-        if int(props.get("batman_symbols", 0)):
-            draw_symbol(img, "batman", w / 2, h * 0.81, 8 * s, INK)
+        symbols = int(props.get("batman_symbols", 0))  # as many as the card carries
+        for k in range(symbols):
+            x = w / 2 + (k - (symbols - 1) / 2) * 18 * s
+            draw_symbol(img, "batman", x, h * 0.81, 8 * s, INK)
         return
     # Named cards: title band, emblem, category line.
     colour = CATEGORY_COLOURS.get(cat, INK)

@@ -23,18 +23,23 @@ copies share one id and ``CardSpec.count`` says how many copies a full deck has)
 * ``chaos`` -- Chaos in Gotham City
     - trick cards ``chaos:<colour>-<value>``, colour in ``red | green | yellow | blue``,
       value 1..10: ``chaos:red-6``.  Properties ``colour``, ``value``, ``bruce_wayne``
-      (every 6), ``batman_symbols`` (stand-in default, see ``BATMAN_TRICK_VALUES``).
+      (every 6), ``batman_symbols`` (from the Chaos engine's data file, the one source of
+      which cards show Batman: the stand-in art prints what the engine scores).
     - villains ``chaos:villain-<name>``: ``catwoman, joker, riddler, two-face, poison-ivy,
       harley-quinn, penguin, clayface``.
-    - locations ``chaos:loc-<name>`` from the map list (``chaos:loc-wayne-tower``,
-      ``chaos:loc-gcpd-headquarters`` ...); the list in the rulebook has 14 names, the 15th
-      card is ``chaos:loc-15`` until its name is known.
+    - locations ``chaos:loc-<name>``, the 15 of the rulebook's map list
+      (``chaos:loc-wayne-tower``, ``chaos:loc-gcpd-headquarters`` ...,
+      ``chaos:loc-gatham-city-bank`` as printed, ``chaos:loc-tricorner-yards``).
 * ``adler`` -- Get Adler!
-    - action cards ``adler:<kind>`` for the 64 unmarked cards (``document, question,
-      magnifier, binoculars, arrest, escape, pistol, bomb, disguise``); cards marked 5+ /
-      6+ carry the mark in the id: ``adler:pistol-5p``, ``adler:escape-bus-5p``,
-      ``adler:escape-underground-6p``.  Properties ``kind``, ``players`` (4, 5 or 6: the
-      smallest player count that uses it), ``vehicle`` for marked escape cards.
+    - action cards ``adler:<kind>`` for the 64 unmarked cards (``question, magnifier,
+      binoculars, arrest, escape, pistol, bomb, disguise``); documents carry their printed
+      branch (``adler:document-royal-air-force``); cards marked 5+ / 6+ carry the mark in
+      the id: ``adler:pistol-5p``, ``adler:escape-bus-5p``, ``adler:escape-underground-6p``,
+      ``adler:document-mi5-6p``.  The designs and counts come from the Get Adler! engine's
+      data file (13 marked cards per set as it reads the rulebook: the 6+ set's 13th card
+      is a bomb, ``adler:bomb-6p``).  Properties ``kind``, ``players`` (4, 5 or 6: the
+      smallest player count that uses it), ``vehicle`` for marked escape cards, ``branch``
+      for documents.
     - characters ``adler:char-<name>``: ``adler, gold, sharpe, townsend, kate-collins,
       boris-tarasov``.
 * ``rg`` -- Rogues Gallery
@@ -44,7 +49,9 @@ copies share one id and ``CardSpec.count`` says how many copies a full deck has)
       ``rg:accomplice-stonegate-prisoner`` and ``rg:accomplice-arkham-inmate``.  The
       rulebook names only a few cards; the others are numbered placeholders
       (``rg:hero-basic-03``, ``rg:upgrade-05``, ``rg:accomplice-12``): stable ids a user can
-      keep while the printed names go into the game's data file.
+      keep while the printed names go into the game's data file.  The components list's
+      29 Upgrade and 37 Accomplice cards include the starting ones (5 Secret Lairs, 5
+      Stonegate Prisoners, 5 Arkham Asylum Inmates: one of each per player, up to 5).
 
 Every deck also has a card back, enrolled as ``back`` (not a card id: a back is reported as
 ``face_up = False`` with no id).
@@ -205,10 +212,6 @@ def _agi() -> DeckSpec:
 # --- Chaos in Gotham City --------------------------------------------------------------------
 
 CHAOS_COLOURS = ("red", "green", "yellow", "blue")
-# DEFAULT (stand-in art only): the rulebook does not say which trick cards show Batman
-# symbols.  The stand-in cards print one Batman symbol on the 1 and the 10 of each colour;
-# the Chaos engine's data file is the authority for scoring and can differ.
-BATMAN_TRICK_VALUES = (1, 10)
 BRUCE_WAYNE_VALUE = 6
 CHAOS_VILLAINS = (
     "Catwoman",
@@ -220,7 +223,7 @@ CHAOS_VILLAINS = (
     "The Penguin",
     "Clayface",
 )
-# The rulebook's map list, in its order (14 names; "Gatham" as printed on the poster).
+# The rulebook's map list, in its order (15 names; "Gatham" as printed on the poster).
 CHAOS_LOCATIONS = (
     "Wayne Manor (Batcave)",
     "Gotham Train Station",
@@ -236,6 +239,7 @@ CHAOS_LOCATIONS = (
     "G.C.P.D. Headquarters",
     "City Hall",
     "Gatham City Bank",
+    "Tricorner Yards",
 )
 
 
@@ -244,8 +248,18 @@ def _location_slug(name: str) -> str:
     return _slug(name)
 
 
+def _chaos_batman_symbols() -> dict[str, int]:
+    """How many Batman symbols each trick card shows (``"red-10"`` -> 2): the Chaos engine's
+    data file is the one source (the rulebook does not say; see its DEFAULT), so the
+    stand-in art prints exactly what the engine scores."""
+    from tablehub.games.chaos_in_gotham.cards import load_card_data
+
+    return {card.id: card.batman_symbols for card in load_card_data().trick_cards.values()}
+
+
 def _chaos() -> DeckSpec:
     cards: list[CardSpec] = []
+    symbols = _chaos_batman_symbols()
     for colour in CHAOS_COLOURS:
         for value in range(1, 11):
             cards.append(
@@ -257,7 +271,7 @@ def _chaos() -> DeckSpec:
                         "colour": colour,
                         "value": value,
                         "bruce_wayne": value == BRUCE_WAYNE_VALUE,
-                        "batman_symbols": 1 if value in BATMAN_TRICK_VALUES else 0,
+                        "batman_symbols": symbols[f"{colour}-{value}"],
                     },
                     index=str(value),
                 )
@@ -280,48 +294,23 @@ def _chaos() -> DeckSpec:
                 index=_code(_location_slug(place)),
             )
         )
-    # DEFAULT: the 15th location's name is missing from the rulebook's map list.
-    cards.append(CardSpec(id="chaos:loc-15", name="Location 15", category="location", index="L15"))
     return DeckSpec("chaos", "Chaos in Gotham City", tuple(cards), back_colour=(40, 40, 40))
 
 
 # --- Get Adler! ------------------------------------------------------------------------------
 
-# kind -> (printed title, copies among the 64 unmarked cards); counts from the contents list.
-ADLER_KINDS: dict[str, tuple[str, int]] = {
-    "document": ("Top Secret", 10),
-    "question": ("Question", 8),
-    "magnifier": ("Magnifying Glass", 8),
-    "binoculars": ("Binoculars", 4),
-    "arrest": ("Arrest", 10),
-    "escape": ("Escape", 10),
-    "pistol": ("Pistol", 12),
-    "bomb": ("Bomb", 1),
-    "disguise": ("Disguise", 1),
-}
-# Cards marked 5+ / 6+ (contents list); escape cards there are printed with a vehicle.
-ADLER_MARKED: dict[int, tuple[tuple[str, int], ...]] = {
-    5: (
-        ("document", 2),
-        ("question", 2),
-        ("magnifier", 1),
-        ("binoculars", 1),
-        ("arrest", 2),
-        ("pistol", 2),
-        ("escape-bus", 1),
-        ("escape-bicycle", 1),
-        ("bomb", 1),
-    ),
-    6: (
-        ("document", 2),
-        ("question", 2),
-        ("magnifier", 1),
-        ("binoculars", 1),
-        ("arrest", 2),
-        ("pistol", 2),
-        ("escape-car", 1),
-        ("escape-underground", 1),
-    ),
+# kind -> printed title.  Which cards a deck has (kinds, sets, escape vehicles, document
+# branches, counts) is the Get Adler! engine's data file: the one source (``_adler_designs``).
+ADLER_KINDS: dict[str, str] = {
+    "document": "Top Secret",
+    "question": "Question",
+    "magnifier": "Magnifying Glass",
+    "binoculars": "Binoculars",
+    "arrest": "Arrest",
+    "escape": "Escape",
+    "pistol": "Pistol",
+    "bomb": "Bomb",
+    "disguise": "Disguise",
 }
 ADLER_CHARACTERS: tuple[tuple[str, int], ...] = (
     ("Adler", 4),
@@ -333,37 +322,53 @@ ADLER_CHARACTERS: tuple[tuple[str, int], ...] = (
 )
 
 
+def _adler_designs() -> list[tuple[str, str, dict[str, Property], int]]:
+    """(id, printed name, properties, copies) of every action-card design, in the engine's
+    card order, from its data file (``tablehub/games/get_adler/data.toml``): the sets (5+
+    and 6+ cards carry the mark), the vehicle printed on marked escapes and the branch
+    printed on every document (the Ultimate Mission tells them apart).  The referee's
+    ``get_adler_cards.camera_id`` names each engine card with the same rule."""
+    from tablehub.games.get_adler.data import SETS, load
+
+    smallest = dict(SETS)
+    designs: dict[str, tuple[str, dict[str, Property], int]] = {}
+    for card in load().cards:
+        mark = {"base": "", "five": "-5p", "six": "-6p"}[card.set]
+        shown = card.kind == "document" or (card.kind == "escape" and card.set != "base")
+        variant = _slug(card.variant) if shown and card.variant else ""
+        design = f"adler:{card.kind}{'-' + variant if variant else ''}{mark}"
+        if design in designs:
+            seen_name, seen_props, count = designs[design]
+            designs[design] = (seen_name, seen_props, count + 1)
+            continue
+        players = smallest[card.set]
+        props: dict[str, Property] = {"kind": card.kind, "players": players}
+        name = ADLER_KINDS[card.kind]
+        if variant:
+            props["vehicle" if card.kind == "escape" else "branch"] = card.variant
+            name = f"{name} ({card.variant})"
+        if card.set != "base":
+            name = f"{name} {players}+"
+        designs[design] = (name, props, 1)
+    return [(design, name, props, count) for design, (name, props, count) in designs.items()]
+
+
 def _adler() -> DeckSpec:
     cards: list[CardSpec] = []
-    for kind, (title, count) in ADLER_KINDS.items():
+    for card_id, name, props, count in _adler_designs():
+        players = int(props["players"])
+        title = ADLER_KINDS[str(props["kind"])]
+        base_index = _code(title) if " " in title else title[:3].upper()
         cards.append(
             CardSpec(
-                id=f"adler:{kind}",
-                name=title,
+                id=card_id,
+                name=name,
                 category="action",
-                properties={"kind": kind, "players": 4},
+                properties=props,
                 count=count,
-                index=_code(title) if " " in title else title[:3].upper(),
+                index=base_index if players == 4 else f"{players}+",
             )
         )
-    for players, marked in ADLER_MARKED.items():
-        for key, count in marked:
-            kind, _, vehicle = key.partition("-")
-            title = ADLER_KINDS[kind][0]
-            props: dict[str, Property] = {"kind": kind, "players": players}
-            if vehicle:
-                props["vehicle"] = vehicle
-                title = f"{title} ({vehicle})"
-            cards.append(
-                CardSpec(
-                    id=f"adler:{key}-{players}p",
-                    name=f"{title} {players}+",
-                    category="action",
-                    properties=props,
-                    count=count,
-                    index=f"{players}+",
-                )
-            )
     for name, players in ADLER_CHARACTERS:
         cards.append(
             CardSpec(
@@ -386,6 +391,8 @@ RG_UPGRADES = ("Giant Hammer",)
 RG_ACCOMPLICES = ("Nitro",)
 RG_COUNTS = {"basic": 16, "advanced": 8, "upgrade": 29, "accomplice": 37, "batman": 3}
 RG_PLAYERS_MAX = 5
+# The starting cards, one per player (setup step 1), are among the components' counts.
+RG_STARTING = {"upgrade": 1, "accomplice": 2}
 
 
 def _named_then_numbered(
@@ -423,7 +430,12 @@ def _rg() -> DeckSpec:
             CardSpec(id=f"rg:batman-{n}", name=f"The Batman {n}", category="batman", index=f"B{n}")
         )
     for card_id, name, index in _named_then_numbered(
-        "rg:upgrade", RG_UPGRADES, RG_COUNTS["upgrade"], "", "Upgrade", "U"
+        "rg:upgrade",
+        RG_UPGRADES,
+        RG_COUNTS["upgrade"] - RG_STARTING["upgrade"] * RG_PLAYERS_MAX,
+        "",
+        "Upgrade",
+        "U",
     ):
         cards.append(CardSpec(id=card_id, name=name, category="upgrade", index=index))
     cards.append(
@@ -437,7 +449,12 @@ def _rg() -> DeckSpec:
         )
     )
     for card_id, name, index in _named_then_numbered(
-        "rg:accomplice", RG_ACCOMPLICES, RG_COUNTS["accomplice"], "", "Accomplice", "A"
+        "rg:accomplice",
+        RG_ACCOMPLICES,
+        RG_COUNTS["accomplice"] - RG_STARTING["accomplice"] * RG_PLAYERS_MAX,
+        "",
+        "Accomplice",
+        "A",
     ):
         cards.append(CardSpec(id=card_id, name=name, category="accomplice", index=index))
     for card_id, name, index in (

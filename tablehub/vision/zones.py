@@ -26,6 +26,9 @@ MAX_SEATS = 7
 TABLE = "table"
 # Zones checked first win where they overlap (small spots lie inside bigger areas).
 PRIORITY = ("reveal", "discard-1", "discard-2", "discard-3", "trick")
+# Zones where cards are laid on top of each other: a card covered there is under the newer
+# card (``tablehub.vision.tracker``), not gone.
+PILES = ("discard-1", "discard-2", "discard-3")
 
 
 @dataclass(frozen=True)

@@ -231,3 +231,51 @@ def test_alsa_card_listing(tmp_path: Path) -> None:
     assert alsa_cards(cards) == ["bcm2835_headpho - bcm2835 Headphones"]
     cards.write_text("--- no soundcards ---\n")
     assert alsa_cards(cards) == []
+
+
+def test_pyttsx3_short_phrases_back_to_back_all_have_audio(tmp_path: Path) -> None:
+    """pyttsx3's espeak driver wrote short phrases as a bare header (the audio of the last
+    chunk was added after the file was saved) and answered before the file was there; the
+    worker now collects every sample and answers when the file is complete."""
+    engine = Pyttsx3Engine(rate=165)
+    try:
+        for n in range(1, 13):
+            path = tmp_path / f"{n}.wav"
+            engine.synthesize(f"It is {n} o'clock.", path)
+            assert wav_duration(path) > 0.5, n  # complete when the worker answers
+    finally:
+        engine.close()
+
+
+class FlakyEngine(RecordingEngine):
+    """Writes a WAV with no audio for the first ``empty`` phrases it is asked for."""
+
+    def __init__(self, empty: int) -> None:
+        super().__init__()
+        self.empty = empty
+        self.closed = 0
+
+    def synthesize(self, text: str, path: Path) -> None:
+        if self.empty > 0:
+            self.empty -= 1
+            from tablehub.devices.audio import write_wav
+
+            write_wav(path, np.zeros(0, np.float32))
+            return
+        super().synthesize(text, path)
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_a_silent_rendering_is_tried_again_and_never_cached(tmp_path: Path) -> None:
+    shared = FlakyEngine(empty=1)
+    sink = MemorySink()
+    voice = Voice(lambda: shared, sink, tmp_path, timeout=5)
+    clip = asyncio.run(voice.say("It is one o'clock."))
+    assert clip.ok and clip.duration > 0.3 and shared.closed == 1  # a fresh engine, then audio
+    assert [p.label for p in sink.played] == ["It is one o'clock."]
+    never = FlakyEngine(empty=10)
+    voice = Voice(lambda: never, MemorySink(), tmp_path / "other", timeout=5)
+    clip = asyncio.run(voice.say("It is two o'clock."))
+    assert not clip.ok and not list((tmp_path / "other").rglob("*.wav"))  # nothing cached

@@ -231,6 +231,8 @@ def test_accusation_second_defence_and_the_vote_on_the_panel() -> None:
         "Hold your hands out there while I count the Votes.",
         words.VOTE_ENTRY,
     ]
+    for line in ("vote_rules", "vote_count", "vote_hold"):  # one place speaks them: once
+        assert t.said().count(words.rulebook(line)) == 1
     ask = t.outputs[-2]
     assert isinstance(ask, ChooseSeat) and ask.seats == (
         3,

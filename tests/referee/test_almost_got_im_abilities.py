@@ -146,3 +146,42 @@ def test_a_card_that_triggers_nothing_is_refused() -> None:
     out = t.card("appeared", cards("2b")[0], t.pile())
     assert out[0].__class__.__name__ == "Reread"
     assert t.e.spent[2] == []
+
+
+def _ras_turn() -> tuple[AgiTable, list[str]]:
+    t = AgiTable(FOUR, characters=["riddler", "scarecrow", "ras-al-ghul", "poison-ivy"])
+    t.set_up()
+    t.quiet_turns()  # discards on pile 1, 2, 3 then 1
+    t.blackout()
+    while t.e.turn != 2:
+        t.quiet_turn()
+    t.declare()
+    t.card("appeared", trigger("k"), "discard-2")
+    return t, [pile[-1] for pile in t.e.piles]
+
+
+def test_ras_al_ghul_lifting_several_piles_the_engine_finds_the_one() -> None:
+    """He lifts piles 1 and 3 and puts both back as they were; only pile 1 has cards under
+    its top, so that is where his card came from."""
+    t, tops = _ras_turn()
+    assert [len(p) for p in t.e.piles] == [5, 2, 1]
+    for pile in (0, 2):
+        t.card("removed", tops[pile], f"discard-{pile + 1}")
+        t.card("appeared", tops[pile], f"discard-{pile + 1}")
+    t.next("ras")
+    assert [len(p) for p in t.e.piles] == [4, 2, 1]
+    assert t.e.hands[2].count("unknown") == 6
+
+
+def test_ras_al_ghul_is_asked_which_pile_when_two_could_have_given_it() -> None:
+    t, tops = _ras_turn()
+    for pile in (0, 1):
+        t.card("removed", tops[pile], f"discard-{pile + 1}")
+        t.card("appeared", tops[pile], f"discard-{pile + 1}")
+    t.next("ras")
+    assert t.said()[-1] == words.RAS_WHICH.format(name="Ra's al Ghul", piles="1 or 2")
+    assert [len(p) for p in t.e.piles] == [5, 2, 1]  # nothing taken yet
+    t.card("removed", tops[1], "discard-2")  # he lifts pile 2 again
+    t.card("appeared", tops[1], "discard-2")
+    t.next("ras")
+    assert [len(p) for p in t.e.piles] == [5, 1, 1]

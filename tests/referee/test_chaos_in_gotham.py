@@ -252,7 +252,7 @@ def test_two_face_presses_the_knob_to_announce() -> None:
     assert "Stefan wins the trick with the green 3" in text  # his 10 counted 1
 
 
-def test_the_stand_in_decks_placeholder_15th_location_is_tricorner_yards() -> None:
+def test_the_15th_location_card_is_tricorner_yards() -> None:
     table = start()
     table.feed(card("chaos:red-1", "discard-1"))
-    assert "Tricorner Yards" in said(table.feed(card("chaos:loc-15", "reveal")))
+    assert "Tricorner Yards" in said(table.feed(card("chaos:loc-tricorner-yards", "reveal")))

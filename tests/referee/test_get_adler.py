@@ -31,7 +31,9 @@ def card(card_id: str | None, zone: str = "discard", confidence: float = 0.99) -
 
 
 def flip(character: str, seat: int) -> CardEvent:
-    return CardEvent("flipped", f"adler:char-{character}", f"seat-{seat}", True, 0.99, (0.0, 0.0))
+    return CardEvent(
+        "flipped", f"adler:char-{character}", f"seat-{seat + 1}", True, 0.99, (0.0, 0.0)
+    )
 
 
 class Hub:
@@ -123,7 +125,7 @@ def test_an_arrest_before_four_is_refused_out_loud() -> None:
     hub.to_round(3)
     seat = hub.engine.turn
     before = hub.referee.snapshot()
-    out = hub.feed(card("adler:arrest", zone=f"seat-{(seat + 1) % 4}"))
+    out = hub.feed(card("adler:arrest", zone=f"seat-{(seat + 1) % 4 + 1}"))
     spoken = [o.text for o in out if isinstance(o, Say)]
     assert spoken and "four o'clock" in spoken[0] and "three o'clock" in spoken[0]
     assert "Take the card back" in spoken[0]
@@ -137,7 +139,7 @@ def test_unjust_arrest_and_skipped_turns_are_announced() -> None:
     hub.to_round(4)
     arrester = hub.engine.turn
     accused = (arrester + 2) % 4
-    hub.feed(card("adler:arrest", zone=f"seat-{accused}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{accused + 1}"))
     assert f"{SEATS[arrester]} arrests {SEATS[accused]}!" in hub.said()
     assert "if the arrest is right" in hub.last_said()[0]
     hub.press()
@@ -150,7 +152,7 @@ def test_unjust_arrest_and_skipped_turns_are_announced() -> None:
 def _right_arrest(hub: Hub, adler: int) -> int:
     """The player to move arrests ``adler``, who turns Adler face up; the rest follow."""
     arrester = hub.engine.turn
-    hub.feed(card("adler:arrest", zone=f"seat-{adler}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{adler + 1}"))
     hub.feed(flip("adler", adler))
     assert "The arrest is right!" in hub.said()
     assert hub.last_said()[-1] == "Everyone, turn your character cards face up."
@@ -169,21 +171,21 @@ def test_a_whole_confrontation_step_by_step() -> None:
     assert f"{SEATS[adler]} is Adler." in " ".join(hub.said())
     assert f"Confrontation: {SEATS[arrester]} against {SEATS[adler]}." in hub.said()
     assert "play a reaction card" in hub.last_said()[0]
-    hub.feed(card("adler:escape", zone=f"seat-{adler}"))
+    hub.feed(card("adler:escape", zone=f"seat-{adler + 1}"))
     assert hub.said()[-2] == f"{SEATS[adler]} plays an escape card!"
     assert "Heroes, answer with an escape card" in hub.last_said()[0]
-    hub.feed(card("adler:escape", zone=f"seat-{adler}"))
+    hub.feed(card("adler:escape", zone=f"seat-{adler + 1}"))
     assert "Who played that escape card?" in hub.last_said()[0]
     third = next(s for s in range(4) if s not in (adler, arrester))
     hub.choose(third)
     assert f"{SEATS[third]} gives chase with an escape card!" in hub.said()
-    hub.feed(card("adler:pistol", zone=f"seat-{adler}"))
+    hub.feed(card("adler:pistol", zone=f"seat-{adler + 1}"))
     assert f"a gunfight with {SEATS[third]}!" in hub.said()[-2]
     assert hub.last_said()[0] == f"{SEATS[third]}, shoot, or press the button to stop."
-    hub.feed(card("adler:pistol", zone=f"seat-{third}"))
+    hub.feed(card("adler:pistol", zone=f"seat-{third + 1}"))
     assert f"Bang! {SEATS[third]} fires." in hub.said()
     hub.press()  # Adler stops
-    hub.feed(card("adler:pistol", zone=f"seat-{third}"))
+    hub.feed(card("adler:pistol", zone=f"seat-{third + 1}"))
     hub.press()  # the hero stops: 1 against 2
     said = " ".join(hub.said())
     assert f"{SEATS[adler]} fired 1, {SEATS[third]} 2. {SEATS[adler]} is shot." in said
@@ -197,7 +199,7 @@ def test_the_bomb_and_knocked_out_heroes() -> None:
     hub.to_round(4)
     adler = (hub.engine.turn + 3) % 4
     arrester = _right_arrest(hub, adler)
-    hub.feed(card("adler:bomb", zone=f"seat-{adler}"))
+    hub.feed(card("adler:bomb", zone=f"seat-{adler + 1}"))
     assert "A bomb! Every hero is knocked out and skips the next turn." in hub.said()
     assert any("refills to seven cards" in text for text in hub.said()[-4:])
     # the turn passes from the arrester: heroes lose their turns, Adler plays
@@ -212,7 +214,7 @@ def test_nobody_answers_the_escape_with_the_button() -> None:
     hub.to_round(4)
     adler = (hub.engine.turn + 1) % 4
     _right_arrest(hub, adler)
-    hub.feed(card("adler:escape", zone=f"seat-{adler}"))
+    hub.feed(card("adler:escape", zone=f"seat-{adler + 1}"))
     hub.press()
     assert f"{SEATS[adler]} got away." in hub.said()[-2]
 
@@ -232,14 +234,14 @@ def test_a_wrong_reaction_is_refused_and_disguise_against_townsend_with_extended
     hub.to_round(4)
     adler = (hub.engine.turn + 1) % 4
     arrester = hub.engine.turn
-    hub.feed(card("adler:arrest", zone=f"seat-{adler}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{adler + 1}"))
     hub.feed(flip("adler", adler))
     heroes = iter(["townsend", "gold", "sharpe"])  # the arrester is Townsend
     for seat in [arrester] + [s for s in range(4) if s not in (adler, arrester)]:
         hub.feed(flip(next(heroes), seat))
-    out = hub.feed(card("adler:binoculars", zone=f"seat-{adler}"))
+    out = hub.feed(card("adler:binoculars", zone=f"seat-{adler + 1}"))
     assert any("binoculars card is no reaction" in o.text for o in out if isinstance(o, Say))
-    out = hub.feed(card("adler:disguise", zone=f"seat-{adler}"))
+    out = hub.feed(card("adler:disguise", zone=f"seat-{adler + 1}"))
     assert any("Townsend never forgets a face" in o.text for o in out if isinstance(o, Say))
     assert hub.engine.phase == "react"
 
@@ -290,7 +292,7 @@ def test_replaying_the_records_rebuilds_the_same_state() -> None:
     hub.to_round(4)
     adler = (hub.engine.turn + 1) % 4
     _right_arrest(hub, adler)
-    hub.feed(card("adler:escape", zone=f"seat-{adler}"))
+    hub.feed(card("adler:escape", zone=f"seat-{adler + 1}"))
     fresh = AdlerReferee(hub.referee.setup)
     for seq, record in enumerate(hub.table.records, start=1):
         fresh.apply(seq, record)
@@ -300,7 +302,7 @@ def test_replaying_the_records_rebuilds_the_same_state() -> None:
 def test_nothing_said_names_a_character_before_the_reveal() -> None:
     hub = Hub(seed=2)
     hub.to_round(4)
-    hub.feed(card("adler:arrest", zone=f"seat-{(hub.engine.turn + 1) % 4}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{(hub.engine.turn + 1) % 4 + 1}"))
     hub.press()
     hub.to_round(6)
     heroes = ("Gold", "Sharpe", "Townsend", "Collins", "Tarasov")
@@ -324,12 +326,12 @@ def test_a_dead_hero_loot_and_no_more_turns() -> None:
     hub.to_round(4)
     arrester = hub.engine.turn
     adler = (arrester + 1) % 5
-    hub.feed(card("adler:arrest", zone=f"seat-{adler}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{adler + 1}"))
     hub.feed(flip("adler", adler))
     others = iter(["gold", "sharpe", "townsend", "kate-collins"])  # the arrester is Gold
     for seat in [arrester] + [s for s in range(5) if s not in (adler, arrester)]:
         hub.feed(flip(next(others), seat))
-    hub.feed(card("adler:pistol", zone=f"seat-{adler}"))
+    hub.feed(card("adler:pistol", zone=f"seat-{adler + 1}"))
     hub.press()  # the hero does not answer
     hub.press()  # Adler stops too: one shot to none
     assert f"{seats[arrester]} is shot." in " ".join(hub.said())
@@ -345,7 +347,7 @@ def test_a_dead_hero_loot_and_no_more_turns() -> None:
     hub.discard()
     assert f"{seats[arrester]} is dead: no turn." in hub.said()
     seat = hub.engine.turn
-    out = hub.feed(card("adler:arrest", zone=f"seat-{arrester}"))
+    out = hub.feed(card("adler:arrest", zone=f"seat-{arrester + 1}"))
     refusal = next(o.text for o in out if isinstance(o, Say))
     assert f"{seats[arrester]} (Gold) is out of the game" in refusal and "seat" not in refusal
     assert hub.engine.turn == seat
@@ -354,7 +356,7 @@ def test_a_dead_hero_loot_and_no_more_turns() -> None:
 def test_a_timed_out_prompt_is_repeated() -> None:
     hub = Hub(seed=0)
     hub.to_round(4)
-    hub.feed(card("adler:arrest", zone=f"seat-{(hub.engine.turn + 1) % 4}"))
+    hub.feed(card("adler:arrest", zone=f"seat-{(hub.engine.turn + 1) % 4 + 1}"))
     prompt = hub.last_said()[0]
     out = hub.feed(PanelEvent("timeout", request=hub.request(WaitNext)))
     assert Say(prompt) in out and hub.engine.phase == "answer-arrest"
@@ -375,7 +377,7 @@ def test_a_session_resumes_from_the_journal_to_the_same_state(tmp_path: Path) ->
         for _ in range(12):  # three hours of discards: four o'clock, the start player's turn
             hub.handle(card("adler:question" if referee.engine.round < 3 else "adler:magnifier"))
         adler = (referee.engine.turn + 1) % 4
-        hub.handle(card("adler:arrest", zone=f"seat-{adler}"))
+        hub.handle(card("adler:arrest", zone=f"seat-{adler + 1}"))
         hub.handle(flip("adler", adler))
         await hub.close()
 

@@ -54,3 +54,7 @@ def test_a_whole_game_ends_with_a_winner_announcement(
             night = False
         if night:
             assert "[panel] private light" not in line and "[panel] choose" not in line
+    # nor does any hub line ever report the reveal spot, where roles and hands are shown
+    hub_lines = [line for line in lines if "[table]" not in line]
+    assert not [line for line in hub_lines if "[camera]" in line and "reveal" in line]
+    assert not [line for line in hub_lines if "[camera]" in line and "agi:role-" in line]

@@ -5,16 +5,18 @@ from __future__ import annotations
 import random
 
 from tablehub.observations import CardEvent
-from tablehub.service.almost_got_im_table import Layout, SimTable, TableCamera, VisionReader
+from tablehub.service.almost_got_im_table import Layout, SimTable
+from tablehub.service.sim_camera import SimCardReader, TableFrames
 
 
-def table(seats: int = 5) -> tuple[SimTable, TableCamera, VisionReader]:
+def table(seats: int = 5) -> tuple[SimTable, TableFrames, SimCardReader]:
     t = SimTable(seats, random.Random(1))
-    camera = TableCamera(t, Layout.of(900.0, 600.0, seats))
-    return t, camera, VisionReader(camera)
+    layout = Layout.of(900.0, 600.0, seats)
+    camera = TableFrames(lambda: t.placements(layout), lambda: t.version, (900.0, 600.0))
+    return t, camera, SimCardReader(camera, layout.zones)
 
 
-def look(camera: TableCamera, reader: VisionReader, frames: int = 4) -> list[tuple[str, str, str]]:
+def look(camera: TableFrames, reader: SimCardReader, frames: int = 4) -> list[tuple[str, str, str]]:
     events: list[CardEvent] = []
     for i in range(frames):
         events += [e for e in reader(camera(i)) if isinstance(e, CardEvent)]

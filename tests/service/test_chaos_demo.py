@@ -11,7 +11,6 @@ import pytest
 
 from tablehub.cli import main
 from tablehub.service.chaos_demo import play_offline
-from tablehub.service.chaos_sim import DirectCamera, Placed
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -53,15 +52,3 @@ def test_demo_command_writes_voice_and_transcript(
 def test_demo_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "chaos-in-gotham", "--players", "8", "--fast"]) == 2
     assert "2 to 6" in capsys.readouterr().out
-
-
-def test_direct_camera_reports_appearing_turning_and_leaving_cards() -> None:
-    camera = DirectCamera()
-    down = Placed("chaos:green-7", "trick", (1.0, 2.0), False)
-    (appeared,) = camera.observe({"g7": down})
-    assert (appeared.change, appeared.card_id, appeared.face_up) == ("appeared", None, False)
-    up = Placed("chaos:green-7", "trick", (1.0, 2.0), True)
-    (flipped,) = camera.observe({"g7": up})
-    assert (flipped.change, flipped.card_id) == ("flipped", "chaos:green-7")
-    (removed,) = camera.observe({})
-    assert removed.change == "removed"

@@ -44,8 +44,9 @@ def test_demo_plays_a_whole_game_through_the_service_with_voice_to_wav(
     spoken = [line for line in lines if line.startswith("[voice] ")]
     files = sorted(wavs.glob("*.wav"))
     assert len(files) == len(spoken) > 20
-    with wave.open(str(files[0])) as clip:
-        assert clip.getnframes() > clip.getframerate() // 2  # real speech, not an empty file
+    for path in files:  # every line is real speech, not an empty file
+        with wave.open(str(path)) as clip:
+            assert clip.getnframes() > clip.getframerate() // 4, path.name
     db = sqlite3.connect(tmp_path / "demo-output" / "get-adler" / "journal.sqlite3")
     (records,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
     db.close()

@@ -225,7 +225,7 @@ def test_next_is_the_big_buttons_stand_in(tmp_path: Path) -> None:
             await discard(site, throwaways.pop(0))
         arrester = engine.turn
         accused = (arrester + 2) % 4
-        await site.hub.submit(card("adler:arrest", zone=f"seat-{accused}"))
+        await site.hub.submit(card("adler:arrest", zone=f"seat-{accused + 1}"))
         assert engine.phase == "answer-arrest"
         reply = await site.post("/api/next")  # an empty body is fine here
         assert reply.status == 200 and reply.json()["ok"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -81,3 +82,85 @@ def test_every_face_is_drawn_and_distinct() -> None:
         for i in range(len(same_size)):
             for j in range(i + 1, len(same_size)):
                 assert np.abs(same_size[i] - same_size[j]).mean() > 0.8
+
+
+# --- the stand-in decks agree with the engines' data and the rulebooks ----------------------
+
+
+def test_chaos_locations_are_the_rulebooks_fifteen_with_the_engines_ids() -> None:
+    from tablehub.games.chaos_in_gotham.cards import load_card_data
+
+    root = Path(__file__).resolve().parents[2]
+    candidates = [root.parent / "shared", root.parent.parent / "shared", Path("/work/shared")]
+    rules = next((c for c in candidates if c.is_dir()), root) / "rules/chaos-in-gotham-city.txt"
+    locations = {c.id: c.name for c in DECKS["chaos"].cards if c.category == "location"}
+    engine = load_card_data().locations
+    assert set(locations) == {f"chaos:loc-{key}" for key in engine}
+    for key, location in engine.items():
+        assert locations[f"chaos:loc-{key}"].startswith(location.name)
+    assert locations["chaos:loc-tricorner-yards"] == "Tricorner Yards"
+    assert locations["chaos:loc-gatham-city-bank"] == "Gatham City Bank"  # as printed
+    if rules.is_file():  # the map list at the end of the rulebook, in its order
+        text = rules.read_text(encoding="utf-8").split("The poster numbers the 15 locations")[1]
+        printed = [line[2:].split(" (as printed")[0] for line in text.splitlines()[1:16]]
+        assert list(locations.values()) == printed
+
+
+def test_chaos_batman_symbols_on_the_art_are_the_engines() -> None:
+    from tablehub.games.chaos_in_gotham.cards import load_card_data
+
+    engine = load_card_data().trick_cards
+    art = {
+        c.id: c.properties["batman_symbols"] for c in DECKS["chaos"].cards if c.category == "trick"
+    }
+    assert art == {f"chaos:{key}": card.batman_symbols for key, card in engine.items()}
+    assert art["chaos:red-8"] == 1 and art["chaos:red-10"] == 2 and art["chaos:red-1"] == 0
+
+
+def test_chaos_ten_prints_two_batman_symbols() -> None:
+    ten, nine, one = (render_face(card_spec(f"chaos:blue-{v}"), 4.0) for v in (10, 9, 1))
+    bottom = slice(int(ten.shape[0] * 0.74), int(ten.shape[0] * 0.88))
+
+    def ink(img: np.ndarray) -> int:  # type: ignore[type-arg]
+        return int((img[bottom, :, :3].max(axis=2) < 80).sum())
+
+    assert ink(one) < ink(nine) < ink(ten)
+
+
+def test_get_adler_designs_cover_the_engines_cards_one_to_one() -> None:
+    """Every engine card has its printed design in the deck, with the engine's counts
+    (13 marked 5+, 13 marked 6+ incl. the bomb, documents by branch)."""
+    from collections import Counter
+
+    from tablehub.games.get_adler.data import load
+    from tablehub.referee.get_adler_cards import camera_id
+
+    engine = Counter(camera_id(card) for card in load().cards)
+    deck = {c.id: c.count for c in DECKS["adler"].cards if c.category == "action"}
+    assert dict(engine) == deck
+    assert sum(n for k, n in deck.items() if k.endswith("-6p")) == 13
+    assert deck["adler:bomb-6p"] == 1
+
+
+def test_almost_got_im_deck_is_the_engines() -> None:
+    from tablehub.games.almost_got_im.cards import (
+        DECK,
+        character_card_id,
+        role_card_id,
+        to_vision_id,
+    )
+    from tablehub.games.almost_got_im.rules import default_rules
+
+    rules = default_rules()
+    engine = {to_vision_id(c) for c in DECK}
+    engine |= {to_vision_id(role_card_id(r)) for r in rules.roles}
+    engine |= {to_vision_id(character_card_id(c)) for c in rules.characters}
+    assert engine == set(DECKS["agi"].ids)
+
+
+def test_rogues_gallery_counts_include_the_starting_cards() -> None:
+    """The components list: 29 Upgrade and 37 Accomplice cards; setup gives each of up to 5
+    players a Secret Lair Upgrade and 2 starting Accomplices out of those."""
+    assert _count("rg", "upgrade") == 29
+    assert _count("rg", "accomplice") == 37
+    assert card_spec("rg:upgrade-secret-lair").count == 5

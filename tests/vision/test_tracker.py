@@ -80,3 +80,78 @@ def test_two_copies_are_two_cards() -> None:
     t = CardTracker(ZONES, agree_frames=2)
     events = run(t, [[seen("adler:pistol", TRICK), seen("adler:pistol", REVEAL)]] * 2)
     assert sorted(e.zone for e in events) == ["reveal", "trick"]
+
+
+PILE = (490.0, 300.0)  # the middle of discard-1 on this table
+
+
+def changes(events):  # type: ignore[no-untyped-def]
+    return [(e.change, e.card_id, e.zone) for e in events]
+
+
+def test_a_discard_covers_the_pile_and_taking_it_uncovers() -> None:
+    """Lay A, lay B on A, take B (A is simply there again), take A."""
+    t = CardTracker(ZONES, agree_frames=2, forget_frames=2)
+    a, b = seen("agi:bats-7", PILE), seen("agi:hearts-q", (493.0, 302.0))
+    assert changes(run(t, [[a]] * 2)) == [("appeared", "agi:bats-7", "discard-1")]
+    # B laid on A: A is out of view from the first frame, and stays so
+    assert changes(run(t, [[b]] * 6)) == [("appeared", "agi:hearts-q", "discard-1")]
+    assert [[c.card_id for c in pile] for pile in t.stacks] == [["agi:bats-7", "agi:hearts-q"]]
+    assert [c.card_id for c in t.cards] == ["agi:hearts-q"]
+    # B taken: A shows again -> only "removed B"; no "removed A" / "appeared A"
+    assert changes(run(t, [[a]] * 6)) == [("removed", "agi:hearts-q", "discard-1")]
+    assert t.stacks == [] and [c.card_id for c in t.cards] == ["agi:bats-7"]
+    # A taken
+    assert changes(run(t, [[]] * 3)) == [("removed", "agi:bats-7", "discard-1")]
+    assert t.cards == []
+
+
+def test_three_deep_and_the_whole_pile_taken() -> None:
+    t = CardTracker(ZONES, agree_frames=2, forget_frames=2)
+    pile = [seen(f"agi:bats-{n}", (PILE[0] + n, PILE[1])) for n in (2, 3, 4)]
+    for card in pile:
+        run(t, [[card]] * 3)
+    assert [[c.card_id for c in p] for p in t.stacks] == [
+        ["agi:bats-2", "agi:bats-3", "agi:bats-4"]
+    ]
+    assert changes(run(t, [[pile[1]]] * 3)) == [("removed", "agi:bats-4", "discard-1")]
+    # the whole rest of the pile picked up: the top is removed, then the one it uncovers
+    events = run(t, [[]] * 6)
+    assert changes(events) == [
+        ("removed", "agi:bats-3", "discard-1"),
+        ("removed", "agi:bats-2", "discard-1"),
+    ]
+
+
+def test_the_top_card_moved_to_another_zone_uncovers() -> None:
+    t = CardTracker(ZONES, agree_frames=2, forget_frames=2)
+    a, b = seen("agi:bats-7", PILE), seen("agi:hearts-q", PILE)
+    run(t, [[a]] * 2 + [[b]] * 3)
+    events = run(t, [[a, seen("agi:hearts-q", TRICK)]] * 3)
+    assert [(e.change, e.card_id, e.previous_zone) for e in events] == [
+        ("moved", "agi:hearts-q", "discard-1")
+    ]
+    assert t.stacks == []
+
+
+def test_outside_a_pile_a_card_in_the_same_spot_replaces_the_old_one() -> None:
+    t = CardTracker(ZONES, agree_frames=2, forget_frames=2)
+    run(t, [[seen("agi:bats-7", TRICK)]] * 2)
+    events = run(t, [[seen("agi:hearts-q", TRICK)]] * 2)
+    assert sorted(changes(events)) == [
+        ("appeared", "agi:hearts-q", "trick"),
+        ("removed", "agi:bats-7", "trick"),
+    ]
+
+
+def test_forget_reports_a_zone_again() -> None:
+    t = CardTracker(ZONES, agree_frames=2, forget_frames=2)
+    a, b = seen("agi:bats-7", PILE), seen("agi:hearts-2", TRICK)
+    run(t, [[a, b]] * 2)
+    t.forget("discard-1")
+    assert changes(run(t, [[a, b]] * 2)) == [("appeared", "agi:bats-7", "discard-1")]
+    t.forget()
+    assert sorted(changes(run(t, [[a, b]] * 2))) == [
+        ("appeared", "agi:bats-7", "discard-1"),
+        ("appeared", "agi:hearts-2", "trick"),
+    ]

@@ -35,6 +35,7 @@ def start(state: AgiState) -> None:
     """Everyone closes their eyes (unless Mr. Freeze skipped this round's Blackout)."""
     if state.freeze:
         state.emit("blackout_skipped", PUBLIC)
+        state.say("no_blackout")
         state.end_round()
         return
     if state.deck_count < state.rules.blackout_refill_per_player * state.n:

@@ -116,8 +116,6 @@ def apply_second(state: AgiState, move: Move) -> None:
     state.phase = "vote"
     state.emit("seconded", PUBLIC, player=seat)
     state.say("seconded", name=state.name(seat), accused=state.name(state.accused))
-    state.say("vote_rules")
-    state.say("vote_count")
 
 
 def check_no_second(state: AgiState, move: Move) -> str | None:
@@ -163,7 +161,6 @@ def apply_vote(state: AgiState, move: Move) -> None:
     }
     state.history.append(record)
     state.voters, state.ballots = [], []
-    state.say("vote_hold")
     state.emit("vote_result", PUBLIC, **record)
     if not guilty:
         state.say("innocent", name=state.name(accused))

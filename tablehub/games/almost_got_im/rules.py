@@ -73,6 +73,7 @@ SAY_KEYS = (
     "sabotaged",
     "thumbs_up",
     "thumbs_down",
+    "no_blackout",
 )
 
 

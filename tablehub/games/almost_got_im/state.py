@@ -134,19 +134,13 @@ _LISTS = (
     "batch",
 )
 _NESTED = ("powers", "spent", "hands", "public", "piles", "pending", "acts", "said")
-# Dealer lines that are the Blackout's and the Vote's script, not announcements: spoken
-# (as events) but not kept in the announcement log.
-SCRIPT = frozenset(
-    (
-        "close_eyes",
-        "open_eyes_player",
-        "close_eyes_player",
-        "open_eyes",
-        "vote_rules",
-        "vote_count",
-        "vote_hold",
-    )
-)
+# Dealer lines that are the Blackout's script, not announcements: spoken (as events) but
+# not kept in the announcement log.  The Vote's script (``vote_rules``, ``vote_count``,
+# ``vote_hold`` in the data file) is not the engine's to speak at all: the Vote is called
+# when the defence is over, which only the Dealer (the referee) knows, so the referee says
+# those lines, worded by the data file, and the engine emits only ``seconded`` and
+# ``vote_result``.
+SCRIPT = frozenset(("close_eyes", "open_eyes_player", "close_eyes_player", "open_eyes"))
 _PRIVATE = "private"
 
 

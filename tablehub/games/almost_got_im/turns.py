@@ -355,26 +355,69 @@ def apply_ability(state: AgiState, move: Move) -> None:
 
 
 # ----------------------------------------------------------------- ability follow-ups
+def ras_piles(state: AgiState, move: Move) -> list[int] | str:
+    """The piles a ``ras_take`` may have come from: its ``pile``, or those of its candidate
+    ``piles`` that fit the card (a named card: the pile holding it; ``unknown``, a card
+    from under a top: the piles with a card under their top).  Words if the move is bad.
+
+    The camera sees Ra's al Ghul lift piles and put them back but not which one a card came
+    from under, so the referee may name every pile he lifted; the engine keeps those that
+    fit.  More than one left is for the table to settle (``check_ras_take`` says so)."""
+    if "piles" in move and "pile" not in move:
+        given = move["piles"]
+        if not isinstance(given, list) or not given:
+            return "piles must be a non-empty list of 0, 1 and 2"
+        indices = [_pile_index(k) for k in given]
+        if None in indices or len(set(indices)) != len(indices):
+            return "piles must be a non-empty list of different piles 0, 1 and 2"
+        candidates = [k for k in indices if k is not None]
+    else:
+        index = _pile_index(move.get("pile"))
+        if index is None:
+            return "pile must be 0, 1 or 2"
+        candidates = [index]
+    card = move.get("card")
+    if card == UNKNOWN:
+        fits = [k for k in candidates if len(state.piles[k]) > 1]
+    elif isinstance(card, str):
+        fits = [k for k in candidates if card in state.piles[k]]
+    else:
+        return f"{card!r} is not a card"
+    if fits:
+        return fits
+    k = candidates[0]
+    if len(candidates) > 1:
+        named = "a card from under a top" if card == UNKNOWN else repr(card)
+        return f"none of discard piles {pile_list(candidates)} can give {named}"
+    if not state.piles[k]:
+        return f"discard pile {k + 1} is empty"
+    if card == UNKNOWN:
+        return "the only card of that pile is its top: name it"
+    return f"{card!r} is not a card of discard pile {k + 1}"
+
+
+def pile_list(piles: list[int]) -> str:
+    """[0, 2] -> "1 or 3" (piles as the table numbers them)."""
+    numbers = [str(k + 1) for k in piles]
+    return ", ".join(numbers[:-1]) + f" or {numbers[-1]}" if len(numbers) > 1 else numbers[0]
+
+
 def check_ras_take(state: AgiState, move: Move) -> str | None:
     problem = _check_stage(state, ("ras",), "taking a card from the discard piles")
     if problem:
         return problem
-    index = _pile_index(move.get("pile"))
-    if index is None:
-        return "pile must be 0, 1 or 2"
-    pile = state.piles[index]
-    card = move.get("card")
-    if not pile:
-        return f"discard pile {index + 1} is empty"
-    if card == UNKNOWN:
-        return None if len(pile) > 1 else "the only card of that pile is its top: name it"
-    if not isinstance(card, str) or card not in pile:
-        return f"{card!r} is not a card of discard pile {index + 1}"
+    piles = ras_piles(state, move)
+    if isinstance(piles, str):
+        return piles
+    if len(piles) > 1:
+        return f"ambiguous: Ra's al Ghul may have taken it from discard pile {pile_list(piles)}"
     return None
 
 
 def apply_ras_take(state: AgiState, move: Move) -> None:
-    seat, index, card = state.turn, move["pile"], move["card"]
+    piles = ras_piles(state, move)
+    assert isinstance(piles, list)
+    seat, index, card = state.turn, piles[0], move["card"]
     pile = state.piles[index]
     if card == UNKNOWN:  # from under the top, unseen by the hub
         under = pile[:-1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from tablehub.games.base import CHANCE
@@ -11,9 +12,15 @@ from tablehub.games.chaos_in_gotham.bots import choose_move
 from tablehub.games.chaos_in_gotham.state import INFO, ChaosState
 
 
-def play_game(players: int, rng: random.Random, first_player: int = 0) -> ChaosState:
-    """One whole game: chance from ``rng``, every seat a bot."""
-    state = ChaosState(players, {"first_player": first_player})
+def play_game(
+    players: int,
+    rng: random.Random,
+    first_player: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> ChaosState:
+    """One whole game: chance from ``rng``, every seat a bot (``options`` for the engine;
+    a ``first_player`` among them wins over the argument)."""
+    state = ChaosState(players, {"first_player": first_player, **(options or {})})
     while not state.is_terminal():
         if state.current_player() == CHANCE:
             state.apply(rng.choice(state.legal_moves()))
@@ -22,10 +29,15 @@ def play_game(players: int, rng: random.Random, first_player: int = 0) -> ChaosS
     return state
 
 
-def simulate(players: int, games: int, seed: int) -> dict[str, Any]:
-    """Play ``games`` games; scores, winners and speed as JSON-able figures."""
+def simulate(
+    players: int, games: int, seed: int, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Play ``games`` games with the engine's ``options`` (the first player goes round the
+    table unless ``first_player`` is given); scores, winners and speed as JSON-able figures."""
     if not INFO.min_players <= players <= INFO.max_players:
         raise ValueError(f"Chaos in Gotham City is for 2 to 6 players, not {players}")
+    options = dict(options or {})
+    ChaosState(players, options)  # the engine's own message for a bad option, up front
     rng = random.Random(seed)
     results: list[dict[str, Any]] = []
     wins = [0] * players
@@ -33,7 +45,7 @@ def simulate(players: int, games: int, seed: int) -> dict[str, Any]:
     caught = [0] * players
     started = time.perf_counter()
     for game in range(games):
-        state = play_game(players, rng, first_player=game % players)
+        state = play_game(players, rng, game % players, options)
         winners = state.winners or []
         for seat in winners:
             wins[seat] += 1
@@ -48,6 +60,7 @@ def simulate(players: int, games: int, seed: int) -> dict[str, Any]:
         "players": players,
         "games": games,
         "seed": seed,
+        "options": options,
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
         "wins": wins,

@@ -46,6 +46,7 @@ def simulate(
     """Play ``games`` games; wins per side, how they ended, hours played, games per second."""
     if not INFO.min_players <= players <= INFO.max_players:
         raise ValueError(f"Get Adler! is for 4 to 6 players, not {players}")
+    AdlerState(players, options)  # the engine's own message for a bad option, up front
     rng = random.Random(seed)
     wins: Counter[str] = Counter()
     endings: Counter[str] = Counter()

@@ -306,3 +306,69 @@ def test_partial_information_harley_card_passed_unseen() -> None:
     state.apply({"kind": "give", "player": 1, "card": UNKNOWN})
     assert UNKNOWN in state.hands[0] and all(c == UNKNOWN for c in state.hands[1])
     assert len(state.unseen) == state.deck_count + sum(h.count(UNKNOWN) for h in state.hands)
+
+
+def _ras_ready(piles: list[list[str]]) -> AgiState:
+    state = game("ras-al-ghul", hand="kb 3h 4d 5r 6b")
+    count = sum(len(p) for p in piles)
+    laid = state.unseen[:count]
+    state.piles = [laid[: len(piles[0])], laid[len(piles[0]) : count - len(piles[2])], []]
+    state.piles[2] = laid[count - len(piles[2]) :]
+    del state.unseen[:count]
+    state.deck_count -= count
+    take_card(state)
+    use(state, "ras-al-ghul", cards("kb")[0])  # onto pile 3
+    return state
+
+
+def test_ras_al_ghul_candidate_piles_the_engine_resolves() -> None:
+    """The camera saw piles 1 and 2 lifted; only pile 1 has cards under its top."""
+    state = _ras_ready([["x", "x", "x"], ["x"], []])
+    move = {"kind": "ras_take", "player": 0, "piles": [0, 1], "card": UNKNOWN}
+    assert state.check(move) is None
+    events = state.apply(move)
+    took = [e for e in events if e["kind"] == "ras_took"]
+    assert took[0]["pile"] == 0 and len(state.piles[0]) == 2 and len(state.piles[1]) == 1
+
+
+def test_ras_al_ghul_ambiguous_candidates_are_refused_naming_them() -> None:
+    state = _ras_ready([["x", "x"], ["x", "x"], []])
+    before = state.to_json()
+    move = {"kind": "ras_take", "player": 0, "piles": [0, 1], "card": UNKNOWN}
+    assert state.check(move) == "ambiguous: Ra's al Ghul may have taken it from discard pile 1 or 2"
+    assert state.to_json() == before
+    top = state.piles[1][-1]  # a named card settles it: the pile that holds it
+    assert state.check({"kind": "ras_take", "player": 0, "piles": [0, 1], "card": top}) is None
+    bad = {"kind": "ras_take", "player": 0, "piles": [0, 0], "card": UNKNOWN}
+    assert "different piles" in str(state.check(bad))
+    assert "none of discard piles" in str(
+        state.check({"kind": "ras_take", "player": 0, "piles": [0, 1], "card": cards("3h")[0]})
+    )
+
+
+def test_the_vote_script_is_not_the_engines_and_mr_freezes_line_is_data() -> None:
+    """The Vote's rulebook lines are the referee's to speak (it knows when the defence is
+    over); Mr. Freeze's skipped Blackout is announced in the data file's words."""
+    from tablehub.games.almost_got_im.rules import default_rules
+
+    state = game("mr-freeze")
+    take_card(state)
+    use(state, "mr-freeze", cards("3h")[0])
+    finish_turn(state)
+    events: list[dict[str, Any]] = []
+    while state.round == 1:
+        events += quiet_turn(state)
+    keys = [e["key"] for e in events if e["kind"] == "say"]
+    assert "no_blackout" in keys
+    assert default_rules().say["no_blackout"] in said(events)
+    for script in ("vote_rules", "vote_count", "vote_hold"):
+        assert script in default_rules().say  # the words stay in the data file
+    state = new_game(FIVE)
+    log: list[dict[str, Any]] = []
+    rng = __import__("random").Random(3)
+    while not state.is_terminal() and state.round < 4:
+        log += state.apply(rng.choice(state.legal_moves()))
+    assert any(e["kind"] == "seconded" for e in log)
+    assert not {"vote_rules", "vote_count", "vote_hold"} & {
+        e.get("key") for e in log if e["kind"] == "say"
+    }
