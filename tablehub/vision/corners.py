@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 Array = NDArray[Any]
 WORK_WIDTH = 1400
 MIN_ARM_MM = 7.0  # shortest straight edge that counts as a corner's arm
-CORNER_GAP_MM = 6.0  # rounded corners: the arms' ends lie this close to their crossing
+CORNER_GAP_MM = 9.0  # rounded corners (up to about 7 mm): the arms end this close to their crossing
 SQUARE_DEG = 12.0  # how far from a right angle a corner may look
 SAMPLES_PER_SIDE = 16
 WHOLE_FIRST = 0.5  # edge support at a corner's first guess worth a full fit at once
@@ -341,7 +341,7 @@ def _outline_samples(size: Array) -> tuple[Array, Array]:
     """Points along each card outline in card coordinates (centre origin), with the
     outward normal of their side; rounded corners left out.  (n, S, 2) each."""
     t = (np.arange(SAMPLES_PER_SIDE) + 0.5) / SAMPLES_PER_SIDE
-    t = 0.08 + 0.84 * t  # keep off the rounded corners
+    t = 0.12 + 0.76 * t  # keep off the rounded corners
     w = size[:, 0:1] / 2
     h = size[:, 1:2] / 2
     along_x = -w + 2 * w * t[None, :]

@@ -137,7 +137,24 @@ def enroll_images(
             aspect = max(ih, iw) / max(min(ih, iw), 1)
             w = DEFAULT_SIZE_MM[0]
             sizes[card_id] = (w, round(w * aspect, 1))
+    sizes = _snap_sizes(sizes)
     return EnrolledDeck(name, build(images, sizes), sizes, dict(counts or {}))
+
+
+def _snap_sizes(sizes: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Sizes within a millimetre of a commoner one are that one (scans of one deck differ
+    by a pixel or two; a card is found by its size, so one deck size must be one size)."""
+    common = [size for size, _ in Counter(sizes.values()).most_common()]
+    kept: list[tuple[float, float]] = []
+    for size in common:
+        if not any(abs(size[0] - k[0]) <= 1.0 and abs(size[1] - k[1]) <= 1.0 for k in kept):
+            kept.append(size)
+    out = {}
+    for card_id, size in sizes.items():
+        out[card_id] = next(
+            k for k in kept if abs(size[0] - k[0]) <= 1.0 and abs(size[1] - k[1]) <= 1.0
+        )
+    return out
 
 
 # --- reading ---------------------------------------------------------------------------------
