@@ -9,7 +9,9 @@ homography from table mm to frame pixels) every card is a rectangle of known siz
    them).  Each is sharpened on the full-resolution frame (``corners.refine``), warped
    onto the comparison grid and identified (``match.identify``) with the cards already read
    on top of it cut out; a card read claims its rectangle, so what lies under it is read
-   from what still shows (for a poker-style card, a corner index is enough);
+   from what still shows (for a poker-style card, a corner index is enough).  A card
+   recognised but not sure which still covers what lies under it; a card read before an
+   overlapping one whose print it does not explain there is read again under it;
 3. a card the identifier is not sure of is reported as unknown (``card_id`` None) if its
    outline shows whole, else not at all; a face-down card (its back enrolled like a card)
    is reported ``face_up = False`` with no id.  Two readings of a card the deck has only
@@ -61,9 +63,12 @@ class Thresholds:
     min_explained: int = 5  # cells (3 x 3 mm) the card must explain
     min_margin: float = 0.16  # normalised margin over the closest other card (0.5: ideal)
     min_gap: float = 1.0  # the closest other card's extra mismatch, in capped cells
+    min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
-    min_support: float = 0.35  # share of its outline a card shows sharply (else not read)
+    min_support: float = 0.5  # share of its outline a card shows sharply (else not read)
+    pile_explained: float = 0.65  # explained share of its cells above which a card read
+    # before an overlapping one is taken to lie on it without reading it again
 
 
 @dataclass
@@ -220,6 +225,61 @@ class _Read:
     reading: CardReading
     quad_mm: Array
     support: float
+    hypothesis: int = -1
+    decision: match.Decision | None = None
+    covers: list[Array] = field(default_factory=list)
+
+
+def _identify(
+    image: Array,
+    h: Array,
+    sharp: corners.Hypotheses,
+    i: int,
+    group: Any,
+    covers: list[Array],
+    t: Thresholds,
+) -> match.Decision:
+    quad = sharp.quad(i)
+    size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
+    lk = match.look(image, h, quad, size, covers)
+    level = blur_level(match.px_per_mm(h, quad.mean(0)))
+    sure_pose = float(sharp.support[i]) >= 0.85
+    return match.identify(
+        group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
+        corners.corner_shown(sharp, i), t.min_shown_gap,
+    )  # fmt: skip
+
+
+def _recheck_piles(
+    image: Array,
+    h: Array,
+    sharp: corners.Hypotheses,
+    deck: EnrolledDeck,
+    done: list[_Read],
+    t: Thresholds,
+) -> list[_Read]:
+    """A card read before another that overlaps it was taken to lie on top; where the
+    overlap is not what the first card's print explains (its edges were another card's
+    print: the pattern of a back), it may lie underneath.  Such a card is read again with
+    the other one on it, and kept only if that reading is sure and the same."""
+    keep = []
+    for k, a in enumerate(done):
+        dec = a.decision
+        later = [
+            b.quad_mm
+            for b in done[k + 1 :]
+            if any(c is a.quad_mm for c in b.covers) and _overlap(a.quad_mm, b.quad_mm) > 0.05
+        ]
+        if dec is None or not later or dec.explained >= t.pile_explained * dec.seen:
+            keep.append(a)
+            continue
+        size = (float(sharp.size[a.hypothesis][0]), float(sharp.size[a.hypothesis][1]))
+        group = deck.templates.group_for(size)
+        again = _identify(image, h, sharp, a.hypothesis, group, a.covers + later, t)
+        _trace(a.quad_mm, "read again under", again)
+        if again.label == dec.label:
+            keep.append(a)
+    return keep
 
 
 def _read(
@@ -228,6 +288,7 @@ def _read(
     """Examine hypotheses best supported first; each card read covers what lies under it."""
     done: list[_Read] = []
     unknown: list[_Read] = []
+    unsure: list[Array] = []  # cards not identified, known to lie on top of later ones
     n = min(len(hyp), t.max_hypotheses)
     if n == 0:
         return [], []
@@ -238,31 +299,29 @@ def _read(
         if float(sharp.support[i]) < t.min_support:
             _trace(quad, "too few edges")
             continue
-        if any(_same_card(quad, r.quad_mm) for r in done + unknown):
+        above = [r.quad_mm for r in done] + unsure
+        if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown]):
             _trace(quad, "same as a card read")
             continue
-        if any(_shares_corner(quad, r.quad_mm) for r in done + unknown):
+        if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown]):
             _trace(quad, "a corner of a card read")
             continue
-        covers = [r.quad_mm for r in done if _overlap(quad, r.quad_mm) > 0.0]
+        covers = [q for q in above if _overlap(quad, q) > 0.0]
         if covers and not _may_show(quad, size, covers):
             _trace(quad, "covered")
             continue
         group = deck.templates.group_for(size)
         if group is None:
             continue
-        lk = match.look(image, h, quad, size, covers)
-        level = blur_level(match.px_per_mm(h, quad.mean(0)))
-        sure_pose = float(sharp.support[i]) >= 0.85
-        dec = match.identify(
-            group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-            corners.corner_shown(sharp, i),
-        )  # fmt: skip
+        dec = _identify(image, h, sharp, i, group, covers, t)
         _trace(quad, "identified", dec, float(sharp.support[i]))
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
                 unknown.append(_Read(CardReading(None, 0.0, px, True, True), quad, 1.0))
+            elif dec.card_like:
+                # A card, not sure which: it still hides what lies under it.
+                unsure.append(_shifted(quad, dec.shift_mm))
             continue
         shifted = _shifted(quad, dec.shift_mm)
         upright = shifted if dec.orientation == 0 else np.roll(shifted, 2, axis=0)
@@ -275,7 +334,8 @@ def _read(
             reading = CardReading(None, conf, px, False, complete)
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
-        done.append(_Read(reading, upright, float(sharp.support[i])))
+        done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers))
+    done = _recheck_piles(image, h, sharp, deck, done, t)
     out = [r.reading for r in done] + [
         u.reading for u in unknown if not any(_overlap(u.quad_mm, r.quad_mm) > 0.3 for r in done)
     ]
@@ -292,7 +352,7 @@ def _trace(*what: Any) -> None:
 
 
 def _cells(group: Any) -> int:
-    return int(group.cells[0].shape[0])
+    return int(group.cells[0].shape[1])
 
 
 def _shifted(quad: Array, shift_mm: tuple[float, float]) -> Array:

@@ -10,12 +10,13 @@ and ``identify`` then
    then ECC for a small turn): the finder's pose may be a few millimetres off where a
    card's edge cannot be seen (a white card on a white card).  Cards of a deck share
    their layout, so this lines the card up whichever card it is;
-3. compares the likely cards cell by cell (3 mm cells, each cell's mismatch capped, so a
-   hand or glare spoils only the cells it touches), adds the evidence of the index corners
-   (each lined up on its own: a glyph is small), and decides: the best card must explain
-   enough printed cells and beat every other card by a margin measured against how
-   different the two cards are where the card can be seen; a card seen only in part must
-   show an index corner.
+3. compares the likeliest cards (``COARSE_SHORTLIST`` of them) cell by cell (3 mm cells,
+   each cell's mismatch capped, so a hand or glare spoils only the cells it touches), adds
+   the evidence of the index corners (each lined up on its own: a glyph is small), and
+   decides: the best card must explain enough printed cells and beat every other card by
+   a margin measured against how different the two cards are where the card can be seen;
+   a card seen only in part must show an index corner, and must beat every rival on
+   cells that show print (where it looks blank it may be under another card's paper).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ CAP = 0.03  # a cell's mismatch counts up to this much (mean squared reflectance
 GOOD = 0.012  # a cell this close is explained by the template
 MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
 INDEX_SHORTLIST = 8  # cards whose index corners are compared
+COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell
 RIVALS = 5  # closest other cards the margin is measured against
 INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
 COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
@@ -164,6 +166,8 @@ class Decision:
     rival: str
     index_seen: tuple[bool, bool] = (False, False)  # top-left, bottom-right index corner
     expected: float = 0.0  # the closest rival's expected gap (capped cells)
+    shown_gap: float = 0.0  # the least gap over a rival counted on cells that show print
+    card_like: bool = False  # the best card explains the print: a card, if not sure which
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -289,23 +293,27 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     if len(cells) == 0:
         return guess
     fits = [
-        float(np.minimum(((cells - group.cells[lv][v.valid[o], n]) ** 2).mean(-1), CAP).sum())
+        float(np.minimum(((cells - group.cells[lv][n, v.valid[o]]) ** 2).mean(-1), CAP).sum())
         for lv in range(len(group.cells))
     ]
     return int(np.argmin(fits))
 
 
-def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
-    """Per orientation, (seen cells, N) mean squared mismatch of every template.  (One
-    batched product over every cell, template and orientation, then the selection:
-    cheaper than copying templates.)"""
+def _cell_mismatch(group: SizeGroup, v: _View, level: int, cand: Array) -> list[Array]:
+    """Per orientation, (seen cells, N) mean squared mismatch of the templates ``cand``
+    (infinite for the others)."""
     out = []
+    templates = group.cells[level][cand]  # (K, C, P)
+    energy = group.energy[level][cand].T  # (C, K)
+    n = len(group.labels)
     for o in (0, 1):
         cells = v.cells[o]
-        cross = np.matmul(group.cells[level], cells[:, :, None])[..., 0]  # (C, N)
+        cross = np.einsum("kcp,cp->ck", templates, cells)
         e_obs = (cells * cells).sum(-1)
-        d = (e_obs[:, None] + group.energy[level] - 2 * cross)[v.valid[o]]
-        out.append(np.maximum(d / cells.shape[1], 0.0))
+        d = (e_obs[:, None] + energy - 2 * cross)[v.valid[o]]
+        full = np.full((len(d), n), np.inf, np.float32)
+        full[:, cand] = np.maximum(d / cells.shape[1], 0.0)
+        out.append(full)
     return out
 
 
@@ -341,9 +349,12 @@ def identify(
     min_gap: float = 1.0,
     sure_pose: bool = False,
     corners_shown: tuple[bool, bool] = (True, True),
+    min_shown_gap: float = 0.8,
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
-    sharply all round, so its turn needs no correcting."""
+    sharply all round, so its turn needs no correcting.  ``min_shown_gap``: the gap over
+    every rival that a card not seen whole must show on cells with print (a blank where a
+    rival has print may be the paper of a card lying on it, unseen)."""
     coarse = _coarse_scores(group, lk)
     if float(coarse.min()) > NOT_A_CARD:
         return NOTHING
@@ -353,7 +364,9 @@ def identify(
     view = _view(lk, warp0, corners_shown)
     level = _blur_of(group, view, n0, o0, level)
     labels = np.array(group.labels)
-    dists = _cell_mismatch(group, view, level)
+    # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
+    cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
+    dists = _cell_mismatch(group, view, level, cand)
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).
@@ -363,6 +376,7 @@ def identify(
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
+    totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
     index = _index_mismatch(group, view, short, level)  # (2, R, 2)
@@ -386,6 +400,7 @@ def identify(
     # where this card is seen (0.5 when the card is exactly the best template).  Cells
     # neither card explains are hidden (a hand, glare): they say nothing.
     worst_margin, worst_gap, rival, worst_expected = 1.0, float("inf"), "", 0.0
+    shown_gap = float("inf")
     rivals = [k for k in range(len(short)) if labels[short[k]] != label]
     rivals = sorted(rivals, key=lambda k: float(scores[:, k].min()))[:RIVALS]
     if rivals:
@@ -399,6 +414,11 @@ def identify(
         expected = _expected(group, level, n_best, o_best, [short[k] for k in rivals], ro,
                              valid, told, seen_corners)  # fmt: skip
         margins = 0.5 * gaps / np.maximum(expected, 1e-6)
+        # The gap counted only where the card shows print: a blank where a rival has
+        # print may be another card's paper lying on it, not this card's own.
+        inked_obs = plain >= BARE
+        shown = (np.minimum(d_riv, CAP) - np.minimum(d_best, CAP)[None])[:, inked_obs]
+        shown_gap = float(shown.sum(1).min()) / CAP
         w = int(np.argmin(margins))
         worst_expected = float(expected[w])
         worst_margin, worst_gap, rival = (
@@ -406,12 +426,13 @@ def identify(
             float(gaps[w]),
             str(labels[short[rivals[w]]]),
         )
+    card_like = inked >= min_explained and inked_share >= MIN_INKED_SHARE
     sure = (
-        inked >= min_explained
-        and inked_share >= MIN_INKED_SHARE
+        card_like
         and worst_margin >= min_margin
         and worst_gap >= min_gap
         and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
+        and (shown_gap >= min_shown_gap or (sure_pose and seen >= 0.9 * len(valid)))
     )
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
@@ -429,6 +450,8 @@ def identify(
         rival,
         (bool(seen_corners[0]), bool(seen_corners[1])),
         worst_expected,
+        shown_gap,
+        card_like,
     )
 
 
@@ -460,11 +483,11 @@ def _expected(
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
-    ta = group.cells[level][:, a]  # (C, P)
+    ta = group.cells[level][a]  # (C, P)
     tb = []
     for b, ob in zip(others, orients, strict=True):
         if ob == oa:
-            tb.append(group.cells[level][:, b])
+            tb.append(group.cells[level][b])
         else:  # ``b`` turned relative to ``a``
             tb.append(group.turned_cells(level, b))
     dd = ((ta[None] - np.stack(tb)) ** 2).mean(-1)[:, valid]  # (R, Cv)

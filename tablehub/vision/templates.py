@@ -131,8 +131,8 @@ class SizeGroup:
     coarse: Array  # (N, h/4, w/4, 3) coarse thumbnails
     coarse_sq: Array  # (N, D) their flattened squares
     align: list[Array]  # per blur level: (N, h/2, w/2) grey
-    cells: list[Array]  # per blur level: (cells, N, P)
-    energy: list[Array]  # per blur level: (cells, N) squared norms
+    cells: list[Array]  # per blur level: (N, cells, P)
+    energy: list[Array]  # per blur level: (N, cells) squared norms
     images: list[Array]  # per blur level: (N, h, w, 3) reflectance on the grid
     inked: Array  # (cells, N) bool: the cell shows print, not plain paper
     index: list[Array]  # per blur level: (N, 2, h, w, 3) the index corners, top-left first
@@ -186,7 +186,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         cells, energy, imgs, align, index = [], [], [], [], []
         for sigma in BLURS:
             refl = np.stack([reflectance(cv2.GaussianBlur(g, (0, 0), sigma)) for g in grids])
-            c = np.stack([to_cells(r, size) for r in refl], axis=1)  # (cells, N, P)
+            c = np.stack([to_cells(r, size) for r in refl])  # (N, cells, P)
             cells.append(c)
             energy.append((c * c).sum(-1))
             imgs.append(refl)
@@ -199,7 +199,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
             )
         coarse = np.stack([to_coarse(r) for r in imgs[-1]])
         sharp = cells[0]
-        inked = ((sharp - 1.0) ** 2).mean(-1) > INKED
+        inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
         groups.append(
             SizeGroup(size, labels, coarse, coarse_sq, align, cells, energy, imgs, inked, index)
