@@ -49,6 +49,11 @@ GOOD = 0.012  # a cell this close is explained by the template
 MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
 INDEX_SHORTLIST = 8  # cards whose index corners are compared
 COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell
+MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
+# A card read from little print (a 3 of pips is mostly blank) matches by chance inside
+# other print: it must explain most of what is seen where it lies.
+FEW_INKED = 20
+EXPLAINED_SHARE = 0.67
 RIVALS = 5  # closest other cards the margin is measured against
 INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
 COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
@@ -168,6 +173,8 @@ class Decision:
     expected: float = 0.0  # the closest rival's expected gap (capped cells)
     shown_gap: float = 0.0  # the least gap over a rival counted on cells that show print
     card_like: bool = False  # the best card explains the print: a card, if not sure which
+    index_lead: float = float("inf")  # how much better its index corners fit than any
+    # other likely card's (capped cells; negative: another fits better; inf: none seen)
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -379,7 +386,8 @@ def identify(
     totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
-    index = _index_mismatch(group, view, short, level)  # (2, R, 2)
+    index_all = _index_mismatch(group, view, list(range(len(labels))), level)  # (2, N, 2)
+    index = index_all[:, short]  # (2, R, 2)
     scores = totals[:, short] + np.nansum(index, axis=2)  # (2, R)
     o_best, k_best = (int(x) for x in np.unravel_index(int(np.argmin(scores)), scores.shape))
     n_best = short[k_best]
@@ -426,6 +434,14 @@ def identify(
             float(gaps[w]),
             str(labels[short[rivals[w]]]),
         )
+    # Index-corner agreement: where an index corner shows, no other likely card's index
+    # may fit it clearly better (a card's print elsewhere can be another card's).
+    index_lead = float("inf")
+    if seen_corners.any():
+        sums = np.nansum(index_all, axis=2)  # (2, N)
+        others = labels != label
+        if others.any():
+            index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
     card_like = inked >= min_explained and inked_share >= MIN_INKED_SHARE
     sure = (
         card_like
@@ -433,6 +449,8 @@ def identify(
         and worst_gap >= min_gap
         and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or (sure_pose and seen >= 0.9 * len(valid)))
+        and index_lead >= -MAX_INDEX_DISAGREE
+        and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
     )
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
@@ -452,6 +470,7 @@ def identify(
         worst_expected,
         shown_gap,
         card_like,
+        index_lead,
     )
 
 

@@ -54,3 +54,46 @@ def test_pile_under_a_back_is_not_misread(agi: tuple[EnrolledDeck, Scene], seed:
     ids = [r.card_id for r in readings if r.card_id is not None]
     assert set(ids) <= set(PILE), ids  # abstaining is allowed, a wrong id is not
     assert any(not r.face_up for r in readings)  # the back on top is still seen
+
+
+def test_fan_index_corner_must_agree() -> None:
+    """An ace of spades under a seven of clubs under an eight of diamonds (openclipart art,
+    1.3 px/mm): the seven was not read, its print fell inside the ace's rectangle and
+    looked like a four's pips; the ace's own index corner, in view, says A.  The reader
+    used to read the four; now the index corner must agree (the best card's index may
+    not fit clearly worse than another card's)."""
+    deck, faces, _ = standin_deck("oc-bordered")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("oc-bordered:s-a", (414.9, 548.1), 12.5),
+            CardPlacement("oc-bordered:c-7", (429.9, 554.6), 30.3, lift_mm=0.3),
+            CardPlacement("oc-bordered:d-8", (442.8, 569.0), 52.3, lift_mm=0.6),
+        ],
+        texture="white",
+        texture_seed=517034823,
+        camera=Camera(
+            image_size=(1280, 720),
+            target_mm=(632.6, 467.1),
+            px_per_mm=1.265,
+            tilt_deg=14.14,
+            tilt_dir_deg=343.85,
+            yaw_deg=14.67,
+            distance_mm=988.3,
+        ),
+        lighting=Lighting(
+            brightness=0.82,
+            gradient=0.51,
+            gradient_dir_deg=93.6,
+            vignette=0.105,
+            colour_gain=(1.038, 1.007, 1.015),
+        ),
+        blur_px=0.58,
+        noise=3.17,
+        jpeg_quality=77,
+    )
+    rendered = render_scene(scene, np.random.default_rng(5))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    ids = {r.card_id for r in readings}
+    assert "oc-bordered:d-8" in ids
+    assert ids <= {"oc-bordered:s-a", "oc-bordered:c-7", "oc-bordered:d-8"}, ids
