@@ -53,6 +53,7 @@ MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit bet
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
+CLEAN_SHARE = 0.97  # of a card's cells seen, the share explained when nothing lies on it
 EXPLAINED_SHARE = 0.67
 RIVALS = 5  # closest other cards the margin is measured against
 INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
@@ -434,8 +435,9 @@ def identify(
             float(gaps[w]),
             str(labels[short[rivals[w]]]),
         )
-    # Index-corner agreement: where an index corner shows, no other likely card's index
-    # may fit it clearly better (a card's print elsewhere can be another card's).
+    # Index-corner agreement: where an index corner shows, no other card's index may fit
+    # it clearly better (a card's print elsewhere can be another card's) -- unless the
+    # card is seen whole with a sharp outline (then a tiny suit sign is all that differs).
     index_lead = float("inf")
     if seen_corners.any():
         sums = np.nansum(index_all, axis=2)  # (2, N)
@@ -443,13 +445,16 @@ def identify(
         if others.any():
             index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
     card_like = inked >= min_explained and inked_share >= MIN_INKED_SHARE
+    # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
+    whole = seen >= 0.9 * len(valid)
+    clean = explained >= CLEAN_SHARE * seen
     sure = (
         card_like
         and worst_margin >= min_margin
         and worst_gap >= min_gap
         and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
-        and (shown_gap >= min_shown_gap or (sure_pose and seen >= 0.9 * len(valid)))
-        and index_lead >= -MAX_INDEX_DISAGREE
+        and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
+        and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
     )
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
