@@ -60,7 +60,7 @@ class Thresholds:
     """When to believe a match (see ``match.identify``); calibrated on rendered scenes
     (``python -m bench.cards``)."""
 
-    min_explained: int = 5  # cells (3 x 3 mm) the card must explain
+    min_explained: int = 8  # printed cells (3 x 3 mm) the card must explain
     min_margin: float = 0.16  # normalised margin over the closest other card (0.5: ideal)
     min_gap: float = 1.0  # the closest other card's extra mismatch, in capped cells
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)

@@ -54,6 +54,8 @@ MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit bet
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
 CLEAN_SHARE = 0.97  # of a card's cells seen, the share explained when nothing lies on it
+WHOLE_EXPLAINED = 0.55  # a card seen whole must explain this share of its cells (a back,
+# which names no card, may lie half under a card read wrongly as lying on it)
 EXPLAINED_SHARE = 0.67
 RIVALS = 5  # closest other cards the margin is measured against
 INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
@@ -352,7 +354,7 @@ def identify(
     group: SizeGroup,
     lk: Look,
     level: int,
-    min_explained: int = 5,
+    min_explained: int = 8,
     min_margin: float = 0.3,
     min_gap: float = 1.0,
     sure_pose: bool = False,
@@ -456,6 +458,7 @@ def identify(
         and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
+        and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen)
     )
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
