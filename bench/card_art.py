@@ -129,7 +129,12 @@ def faces(deck: str, px_per_mm: float = 5.0) -> dict[str, Any]:
         elif image.shape[2] == 3:
             image = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)])
         key = f"{deck}:back" if card_id == "back" else card_id
-        out[key] = _trim(image)
+        card = _trim(image)
+        # A poker card is 63 mm wide: after trimming a margin, bring it back to that size.
+        if card.shape[1] != width:
+            h = round(card.shape[0] * width / card.shape[1])
+            card = cv2.resize(card, (width, h), interpolation=cv2.INTER_AREA)
+        out[key] = card
     return out
 
 

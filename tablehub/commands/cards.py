@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from tablehub.commands import Subparsers
 from tablehub.vision.decks import DECKS
@@ -208,8 +207,8 @@ def _identify(args: argparse.Namespace) -> int:
             code = 2
             continue
         fits = calibration is not None and tuple(calibration.image_size) == image.shape[1::-1]
-        scale = _scale_from(calibration) if fits else None
-        readings = read_cards(image, deck, px_per_mm=scale)
+        h = calibration.table_to_image if calibration is not None and fits else None
+        readings = read_cards(image, deck, table_to_image=h)
         if args.json:
             print(json.dumps(reading_json(path, readings)))
         else:
@@ -220,16 +219,6 @@ def _identify(args: argparse.Namespace) -> int:
                 dup = "  DUPLICATE" if r.duplicate else ""
                 print(f"  {what:32s} confidence {r.confidence:.2f} at ({x:.0f}, {y:.0f}){dup}")
     return code
-
-
-def _scale_from(calibration: Any) -> Callable[[float, float], float]:
-    """The image scale at a pixel, from the table calibration."""
-
-    def scale(x: float, y: float) -> float:
-        p = calibration.to_table(np.array([[x, y]]))[0]
-        return float(calibration.px_per_mm((float(p[0]), float(p[1]))))
-
-    return scale
 
 
 def _decks(args: argparse.Namespace) -> int:

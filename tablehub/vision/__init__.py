@@ -8,6 +8,9 @@ Cards:
 * ``calibration`` -- ArUco markers, pixel <-> table-mm homography, moved-camera check
 * ``zones``       -- trick area, discard piles, reveal spot, seats, in table millimetres
 * ``finder``      -- card outlines, merged blobs, corner and side hypotheses
+* ``corners``     -- card rectangles in table mm from right-angled corners, fitted to edges
+* ``templates``   -- enrolled faces on the millimetre grid (reflectance, cells, index corners)
+* ``match``       -- one hypothesis against the templates: the decision, or an abstention
 * ``identify``    -- enrolled decks, identification with abstention (``read_cards``)
 * ``enroll``      -- enrollment from a folder of images or a guided camera walk
 * ``tracker``     -- stable ``CardEvent`` s from frame-by-frame sightings

@@ -1,17 +1,24 @@
-"""Identifying cards against an enrolled deck (pure: arrays in, readings out).
+"""Reading every card in a frame against an enrolled deck (pure: arrays in, readings out).
 
-Each enrolled card is described by normalised grey-level thumbnails (the whole card, and
-its top-left index corner at a higher resolution) and a coarse chroma map (the colour of a
-Chaos trick card matters as much as its shape).  A candidate quadrilateral from the finder is
-rectified from the full-resolution frame, described the same way in both of its upright
-orientations, and compared with every enrolled description by normalised correlation (one
-matrix product).  A reading is accepted only if the best card beats a threshold *and* beats
-the best different card by a margin; otherwise the card is reported as unknown (id None).
-The card back is enrolled like a card: a back reads as ``face_up = False`` with no id.
+The reader works in table millimetres.  With a table calibration (``table_to_image``, the
+homography from table mm to frame pixels) every card is a rectangle of known size, so:
 
-Partly covered cards (a fan, a pile, a hand) are read from a visible index corner alone,
-with stricter thresholds; a deck whose corners do not tell its cards apart (checked at
-enrollment) never reads a card from a corner alone.
+1. ``corners.find_hypotheses`` proposes card rectangles from right-angled corners and
+   fits them to the frame's edges;
+2. the hypotheses are examined best supported first (cards seen whole before cards under
+   them).  Each is sharpened on the full-resolution frame (``corners.refine``), warped
+   onto the comparison grid and identified (``match.identify``) with the cards already read
+   on top of it cut out; a card read claims its rectangle, so what lies under it is read
+   from what still shows (for a poker-style card, a corner index is enough).  A card
+   recognised but not sure which still covers what lies under it; a card read before an
+   overlapping one whose print it does not explain there is read again under it;
+3. a card the identifier is not sure of is reported as unknown (``card_id`` None) if its
+   outline shows whole, else not at all; a face-down card (its back enrolled like a card)
+   is reported ``face_up = False`` with no id.  Two readings of a card the deck has only
+   once are both marked ``duplicate``.
+
+Without a calibration the image is taken as a straight top view at one scale: from
+``px_per_mm`` if given, else from the complete card outlines in the frame.
 """
 
 from __future__ import annotations
@@ -20,81 +27,62 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, TypeAlias
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tablehub.vision.finder import Blob, corner_hypotheses, find_cards, iou, side_hypotheses
+from tablehub.vision import corners, match
+from tablehub.vision.finder import find_cards, outermost
+from tablehub.vision.templates import BACK, DEFAULT_SIZE_MM, INDEX_MM, Enrolled, blur_level, build
 
 Array = NDArray[Any]
-BACK = "back"
 Scale: TypeAlias = float | Callable[[float, float], float]  # px/mm, or px/mm at a pixel
+CANON = (252, 352)  # straight card images as enrolled and stored (w, h): 4 px/mm poker size
 
-CANON = (160, 222)  # rectified card size in pixels (w, h), about 2.5 px/mm
-FULL_SIZE = (48, 68)  # whole-card grey thumbnail, softened to tolerate a loose outline
-FULL_BLUR = 1.0
-FULL_INSET = 0.06
-# The enrolled index template and, larger, where a candidate's index is searched for.
-CORNER_TEMPLATE = (0.035, 0.025, 0.195, 0.235)  # x0, y0, x1, y1 as fractions of the card
-CORNER_SEARCH = (0.0, 0.0, 0.23, 0.27)
-COARSE_SIZE = (12, 17)  # a blurred thumbnail: enough to tell a patterned back from a face
-CHROMA_SIZE = (6, 8)
-CHROMA_WEIGHT = 0.6
+__all__ = [
+    "BACK",
+    "CANON",
+    "CardReading",
+    "EnrolledDeck",
+    "Thresholds",
+    "enroll_images",
+    "read_cards",
+    "read_frame",
+    "rectify",
+    "straighten",
+]
 
 
 @dataclass(frozen=True)
 class Thresholds:
-    """When to believe a match (scores are correlations, 1.0 = identical)."""
+    """When to believe a match (see ``match.identify``); calibrated on rendered scenes
+    (``python -m bench.cards``)."""
 
-    # Calibrated on rendered scenes (bench.cards): no wrong reading was accepted there.
-    # A whole card is accepted when it matches well and clearly beats every rival, or
-    # matches less well (glare, a thumb on it) but beats every rival by a wide margin.
-    full_min: float = 0.65
-    full_margin: float = 0.28  # normalised gap to every other card (0.5: a perfect match)
-    full_sure: float = 0.8
-    full_sure_margin: float = 0.15
-    corner_min: float = 0.85
-    corner_margin: float = 0.3
-    glance_min: float = 0.5  # blurred look-alike needed before a quadrilateral is examined
-    shortlist: int = 8  # cards (by whole-card score) whose index corners are compared
+    min_explained: int = 8  # printed cells (3 x 3 mm) the card must explain
+    min_margin: float = 0.16  # normalised margin over the closest other card (0.5: ideal)
+    min_gap: float = 1.0  # the closest other card's extra mismatch, in capped cells
+    min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
+    max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
+    unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
+    min_support: float = 0.5  # share of its outline a card shows sharply (else not read)
+    pile_explained: float = 0.65  # explained share of its cells above which a card read
+    # before an overlapping one is taken to lie on it without reading it again
 
 
 @dataclass
 class EnrolledDeck:
-    """Descriptions of every card of a deck (and its back), ready for matching."""
+    """A deck ready for reading: its matching templates, card sizes and copy counts."""
 
     name: str
-    labels: list[str]  # one per template row: a card id or "back"
-    full: Array  # (N, D) unit rows: whole card, grey
-    corner: Array  # (N, D) unit rows: index corner, grey
-    chroma_full: Array  # (N, C)
-    chroma_corner: Array  # (N, C)
-    coarse: Array  # (N, D) unit rows: blurred whole card (finds backs)
+    templates: Enrolled
     sizes_mm: dict[str, tuple[float, float]]
-    corner_ok: dict[str, bool]  # whether a corner alone tells this card apart
     counts: dict[str, int] = field(default_factory=dict)  # copies per id in a full deck
 
     @property
-    def variants(self) -> int:
-        """Template rows per card (rows are grouped by card, variants in a fixed order)."""
-        return self.labels.count(self.labels[0])
-
-    @property
     def ids(self) -> list[str]:
-        return sorted({label for label in self.labels if label != BACK})
-
-    @cached_property
-    def self_full(self) -> Array:
-        """Template-to-template similarity of whole cards (N, N)."""
-        return _scores(self.full, self.chroma_full, self.full, self.chroma_full)
-
-    @cached_property
-    def self_corner(self) -> Array:
-        """Template-to-template similarity of index corners (N, N)."""
-        return _scores(self.corner, self.chroma_corner, self.corner, self.chroma_corner)
+        return sorted({label for g in self.templates.groups for label in g.labels} - {BACK})
 
 
 @dataclass(frozen=True)
@@ -103,7 +91,7 @@ class CardReading:
     confidence: float  # 0..1
     corners: Array  # 4x2 full-frame pixels: TL, TR, BR, BL of the upright card
     face_up: bool
-    complete: bool  # False: read from a visible corner only
+    complete: bool  # False: read from part of the card (the rest covered)
     duplicate: bool = False  # another reading in the frame has the same id too often
 
     @property
@@ -112,131 +100,23 @@ class CardReading:
         return float(c[0]), float(c[1])
 
 
-# --- descriptions ---------------------------------------------------------------------------
-
-
-def _unit(v: Array) -> Array:
-    out = v.astype(np.float32).ravel()
-    out = out - out.mean()
-    n = float(np.linalg.norm(out))
-    result: Array = out / n if n > 1e-6 else out
-    return result
-
-
-def _unit_rows(m: Array) -> Array:
-    m = m.astype(np.float32)
-    m = m - m.mean(axis=1, keepdims=True)
-    n = np.linalg.norm(m, axis=1, keepdims=True)
-    out: Array = m / np.maximum(n, 1e-6)
-    return out
-
-
-def _chroma(img: Array, size: tuple[int, int] = CHROMA_SIZE, ref: Array | None = None) -> Array:
-    """Coarse a*b* map relative to the card's paper colour (so a colour cast cancels)."""
-    small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    if ref is None:
-        ref = np.median(lab[..., 1:].reshape(-1, 2), axis=0)
-    ab = lab[..., 1:] - ref
-    out: Array = np.clip(ab / 40.0, -1.5, 1.5).ravel()
-    return out
-
-
-def _paper(card: Array) -> Array:
-    small = cv2.resize(card, CHROMA_SIZE, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    out: Array = np.median(lab[..., 1:].reshape(-1, 2), axis=0)
-    return out
-
-
-def _grey(img: Array) -> Array:
-    g: Array = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
-    return g
-
-
-def _box(card: Array, box: tuple[float, float, float, float]) -> Array:
-    h, w = card.shape[:2]
-    x0, y0, x1, y1 = box
-    out: Array = card[round(h * y0) : round(h * y1), round(w * x0) : round(w * x1)]
-    return out
-
-
-def describe_full(card: Array) -> tuple[Array, Array]:
-    """(grey, chroma) whole-card description of a canonical straight card."""
-    h, w = card.shape[:2]
-    ix, iy = int(w * FULL_INSET), int(h * FULL_INSET)
-    inner = card[iy : h - iy, ix : w - ix]
-    g = cv2.resize(_grey(inner), FULL_SIZE, interpolation=cv2.INTER_AREA)
-    g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), FULL_BLUR)
-    return _unit(g), _chroma(inner)
-
-
-def describe_coarse(card: Array) -> Array:
-    """A blurred, small grey thumbnail: fine back patterns (which alias) wash out.  The
-    same from any size of straight card image."""
-    h, w = card.shape[:2]
-    ix, iy = int(w * FULL_INSET), int(h * FULL_INSET)
-    g = cv2.resize(_grey(card[iy : h - iy, ix : w - ix]), (40, 56), interpolation=cv2.INTER_AREA)
-    g = cv2.GaussianBlur(g, (0, 0), 1.2)
-    return _unit(cv2.resize(g, COARSE_SIZE, interpolation=cv2.INTER_AREA))
-
-
-def corner_template(card: Array) -> tuple[Array, Array]:
-    """(grey, chroma) of a canonical card's top-left index, as enrolled."""
-    patch = _box(card, CORNER_TEMPLATE)
-    return _unit(_grey(patch)), _chroma(patch, (2, 3), _paper(card))
-
-
-def corner_windows(card: Array, step: int, area: Array | None = None) -> tuple[Array, Array]:
-    """Every template-sized window of a canonical card's top-left search area (unit rows),
-    and the search area's chroma.  ``area``: that search area alone, already cut out (a
-    card seen only by its corner), its paper colour taken from itself."""
-    th, tw = _template_shape()
-    region = _box(card, CORNER_SEARCH) if area is None else area
-    paper = _paper(card) if area is None else _paper(area)
-    grey = _grey(region).astype(np.float32)
-    windows = np.lib.stride_tricks.sliding_window_view(grey, (th, tw))[::step, ::step]
-    rows = _unit_rows(windows.reshape(-1, th * tw))
-    # The chroma of the centred window stands for all of them (colour is coarse anyway).
-    cy, cx = (grey.shape[0] - th) // 2, (grey.shape[1] - tw) // 2
-    return rows, _chroma(region[cy : cy + th, cx : cx + tw], (2, 3), paper)
-
-
-def _template_shape() -> tuple[int, int]:
-    w, h = CANON
-    x0, y0, x1, y1 = CORNER_TEMPLATE
-    return round(h * y1) - round(h * y0), round(w * x1) - round(w * x0)
-
-
-def rectify(image: Array, corners: Array, size: tuple[int, int] = CANON) -> Array:
-    """The card inside ``corners`` (TL, TR, BR, BL) as a straight ``size`` image."""
-    w, h = size
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    out: Array = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
-    return out
-
-
-def _warp_part(image: Array, corners: Array, size: tuple[int, int]) -> Array:
-    """The top-left ``size`` pixels of ``rectify(image, corners)``, warping only those."""
-    w, h = CANON
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    out: Array = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR)
-    return out
+# --- enrollment ------------------------------------------------------------------------------
 
 
 def straighten(card: Array) -> Array:
     """An enrollment image as a canonical straight card (BGR, alpha dropped)."""
-    if card.ndim == 2:
-        card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-    if card.shape[2] == 4:
-        alpha = card[..., 3:4].astype(np.float32) / 255.0
-        card = (card[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
-    h, w = card.shape[:2]
-    if w > h:
-        card = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)
-    out: Array = cv2.resize(card, CANON, interpolation=cv2.INTER_AREA)
+    from tablehub.vision.templates import straight_bgr
+
+    out: Array = cv2.resize(straight_bgr(card), CANON, interpolation=cv2.INTER_AREA)
+    return out
+
+
+def rectify(image: Array, corners_px: Array, size: tuple[int, int] = CANON) -> Array:
+    """The card inside ``corners_px`` (TL, TR, BR, BL) as a straight ``size`` image."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(corners_px.astype(np.float32), dst)
+    out: Array = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
     return out
 
 
@@ -248,212 +128,41 @@ def enroll_images(
 ) -> EnrolledDeck:
     """Build an enrolled deck from straight card images (``"back"`` for the back).
 
-    Each card is described as printed and slightly zoomed and softened, so a loose outline
-    or a soft focus still matches."""
-    labels: list[str] = []
-    fulls, cfulls, corners, ccorners, coarses = [], [], [], [], []
+    ``sizes_mm``: each card's printed size (width, height); a card without one is taken as
+    a poker card (63 mm wide) of its image's proportions."""
+    sizes: dict[str, tuple[float, float]] = {}
     for card_id, image in images.items():
-        canon = straighten(image)
-        for variant in _variants(canon):
-            labels.append(card_id)
-            g, c = describe_full(variant)
-            fulls.append(g)
-            cfulls.append(c)
-            g, c = corner_template(variant)
-            corners.append(g)
-            ccorners.append(c)
-            coarses.append(describe_coarse(variant))
-    deck = EnrolledDeck(
-        name=name,
-        labels=labels,
-        full=np.stack(fulls),
-        corner=np.stack(corners),
-        chroma_full=np.stack(cfulls),
-        chroma_corner=np.stack(ccorners),
-        coarse=np.stack(coarses),
-        sizes_mm={k: (float(v[0]), float(v[1])) for k, v in (sizes_mm or {}).items()},
-        corner_ok={},
-        counts=dict(counts or {}),
-    )
-    deck.corner_ok = _corner_distinct(deck)
-    return deck
-
-
-def _variants(canon: Array) -> list[Array]:
-    """The card as printed, slightly zoomed in and out, and softened."""
-    h, w = canon.shape[:2]
-    out = [canon]
-    for zoom in (1.04, 0.96):
-        m = np.array(
-            [[zoom, 0, (1 - zoom) * w / 2], [0, zoom, (1 - zoom) * h / 2]],
-            np.float32,
-        )
-        out.append(cv2.warpAffine(canon, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
-    out.append(cv2.GaussianBlur(canon, (0, 0), 1.5))
-    return out
-
-
-def _corner_distinct(deck: EnrolledDeck, limit: float = 0.985) -> dict[str, bool]:
-    """A card can be read from its corner alone if no other card's corner is close."""
-    sharp = np.arange(len(deck.labels)) % deck.variants == 0  # as printed, not blurred
-    sim = _scores(deck.corner[sharp], deck.chroma_corner[sharp], deck.corner[sharp],
-                  deck.chroma_corner[sharp])  # fmt: skip
-    labels = np.array(deck.labels)[sharp]
-    out: dict[str, bool] = {}
-    for label in set(labels):
-        rows = labels == label
-        others = labels != label
-        best_other = float(sim[np.ix_(rows, others)].max()) if others.any() else -1.0
-        out[label] = best_other < limit
-    return out
-
-
-def _scores(a: Array, ca: Array, b: Array, cb: Array) -> Array:
-    """Correlation of grey descriptors minus a penalty for chroma differences."""
-    grey = a @ b.T
-    diff = np.abs(ca[:, None, :] - cb[None, :, :]).mean(-1)
-    out: Array = grey - CHROMA_WEIGHT * diff
-    return out
-
-
-# --- reading a frame -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Match:
-    label: str | None
-    score: float
-    margin: float
-
-
-def _best(
-    scores: Array, rows: Array, deck: EnrolledDeck, self_sim: Array
-) -> tuple[str, float, float]:
-    """Best label, its score and its margin over every other label.
-
-    The margin is a normalised gap: for the best template ``a`` and a rival ``b`` (the same
-    enrollment variant), ``(s_a - s_b) / (2 (1 - sim(a, b)))`` is 0.5 when the candidate is
-    exactly ``a``, 0 halfway and -0.5 when it is exactly ``b``.  Dividing by how alike the
-    two templates are makes the one pip between a 7 and an 8 count as much as a whole
-    different picture.  The smallest margin over the rivals is returned."""
-    top_i = int(np.argmax(scores))
-    a = int(rows[top_i])
-    top = deck.labels[a]
-    best = float(scores[top_i])
-    labels = np.array(deck.labels)[rows]
-    rivals = (rows % deck.variants == a % deck.variants) & (labels != top)
-    if not rivals.any():
-        return top, best, 0.5
-    gap = np.maximum(1.0 - self_sim[a, rows[rivals]], 0.02)
-    p = (best - scores[rivals]) / (2.0 * gap)
-    return top, best, float(min(0.5, p.min()))
-
-
-def _corner_scores(
-    card: Array, deck: EnrolledDeck, rows: Array, step: int, area: Array | None = None
-) -> Array:
-    """Best correlation of each enrolled index template (``rows``) anywhere in the card's
-    top-left search area, less the chroma penalty."""
-    windows, chroma = corner_windows(card, step, area)
-    grey = (windows @ deck.corner[rows].T).max(axis=0)
-    diff = np.abs(deck.chroma_corner[rows] - chroma[None, :]).mean(-1)
-    out: Array = grey - CHROMA_WEIGHT * diff
-    return out
-
-
-def _match_outline(
-    image: Array, corners: Array, deck: EnrolledDeck, t: Thresholds
-) -> tuple[_Match, Array]:
-    """Whole card in both upright orientations, then the index corners of a shortlist."""
-    quads = [np.roll(corners, -turn, axis=0) for turn in (0, 2)]
-    # A quick look first: most quadrilaterals in a frame that are not cards (tiles, notes,
-    # a tablecloth's pattern) look like no enrolled card even blurred.
-    glance = rectify(image, corners, (CANON[0] // 4, CANON[1] // 4))
-    coarse = [describe_coarse(glance), describe_coarse(glance[::-1, ::-1])]
-    if float((np.stack(coarse) @ deck.coarse.T).max()) < t.glance_min:
-        return _Match(None, -1.0, 0.0), quads[0]
-    canons = [rectify(image, q) for q in quads]
-    descs = [describe_full(c) for c in canons]
-    back = _match_back(canons, deck)
-    if back is not None:
-        return back, quads[0]
-    full = np.stack([d[0] for d in descs])
-    chroma = np.stack([d[1] for d in descs])
-    s_full = _scores(full, chroma, deck.full, deck.chroma_full)  # (2, N)
-    per_label = s_full.max(axis=0).reshape(-1, deck.variants).max(axis=1)
-    top_labels = np.argsort(-per_label)[: t.shortlist]
-    rows_a = (top_labels[:, None] * deck.variants + np.arange(deck.variants)[None, :]).ravel()
-    # The index shows top-left in one orientation and bottom-right (top-left of the other).
-    s_corner = np.maximum(
-        _corner_scores(canons[0], deck, rows_a, 1), _corner_scores(canons[1], deck, rows_a, 1)
-    )
-    combined = 0.5 * s_full[:, rows_a] + 0.5 * s_corner[None, :]
-    o = int(np.unravel_index(int(np.argmax(combined)), combined.shape)[0])
-    self_sim = 0.5 * deck.self_full + 0.5 * deck.self_corner
-    label, score, margin = _best(combined[o], rows_a, deck, self_sim)
-    if (score >= t.full_min and margin >= t.full_margin) or (
-        score >= t.full_sure and margin >= t.full_sure_margin
-    ):
-        return _Match(label, score, margin), quads[int(o)]
-    return _Match(None, score, margin), quads[int(o)]
-
-
-def _match_back(canons: list[Array], deck: EnrolledDeck) -> _Match | None:
-    """A face-down card: its blurred look is the back's, clearly more than any face's."""
-    is_back = np.array([label == BACK for label in deck.labels])
-    if not is_back.any():
-        return None
-    coarse = np.stack([describe_coarse(c) for c in canons])
-    s = coarse @ deck.coarse.T
-    back = float(s[:, is_back].max())
-    face = float(s[:, ~is_back].max())
-    margin = (back - face) / 2
-    if back >= 0.75 and margin >= 0.1:
-        return _Match(BACK, back, margin)
-    return None
-
-
-def _match_corner(image: Array, quad: Array, deck: EnrolledDeck, t: Thresholds) -> _Match:
-    # Only the top-left search area is needed: warp just that part of the card.
-    w, h = CANON
-    x1, y1 = CORNER_SEARCH[2], CORNER_SEARCH[3]
-    area = _warp_part(image, quad, (round(w * x1), round(h * y1)))
-    # Shortlist by a coarse search (every third position), then search finely.
-    every = np.arange(len(deck.labels))
-    coarse = _corner_scores(area, deck, every, 5, area)
-    per_label = coarse.reshape(-1, deck.variants).max(axis=1)
-    top = np.argsort(-per_label)[: 2 * t.shortlist]
-    rows = (top[:, None] * deck.variants + np.arange(deck.variants)[None, :]).ravel()
-    s = _corner_scores(area, deck, rows, 1, area)
-    label, score, margin = _best(s, rows, deck, deck.self_corner)
-    if score >= t.corner_min and margin >= t.corner_margin and deck.corner_ok.get(label, False):
-        return _Match(label, score, margin)
-    return _Match(None, score, margin)
-
-
-def _confidence(score: float, margin: float, t_min: float, t_margin: float) -> float:
-    """A 0..1 confidence: 0.5 at the acceptance thresholds, towards 1 well above them."""
-    z = min((score - t_min) / 0.1, (margin - t_margin) / 0.05)
-    return float(1.0 / (1.0 + math.exp(-2.0 * z)))
-
-
-def _side_scale(outlines: list[CardReading], deck: EnrolledDeck) -> list[tuple[Array, float]]:
-    """(centre, px per mm) of every identified complete card: the local scale."""
-    out = []
-    for r in outlines:
-        if not r.complete:
+        if card_id == BACK:
             continue
-        size = deck.sizes_mm.get(r.card_id or "", None) or _common_size(deck)
-        c = r.corners
-        long_px = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
-        out.append((c.mean(0), float(long_px / size[1])))
+        if sizes_mm and card_id in sizes_mm:
+            w, h = sizes_mm[card_id]
+            sizes[card_id] = (float(min(w, h)), float(max(w, h)))
+        else:
+            ih, iw = image.shape[:2]
+            aspect = max(ih, iw) / max(min(ih, iw), 1)
+            w = DEFAULT_SIZE_MM[0]
+            sizes[card_id] = (w, round(w * aspect, 1))
+    sizes = _snap_sizes(sizes)
+    return EnrolledDeck(name, build(images, sizes), sizes, dict(counts or {}))
+
+
+def _snap_sizes(sizes: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Sizes within a millimetre of a commoner one are that one (scans of one deck differ
+    by a pixel or two; a card is found by its size, so one deck size must be one size)."""
+    common = [size for size, _ in Counter(sizes.values()).most_common()]
+    kept: list[tuple[float, float]] = []
+    for size in common:
+        if not any(abs(size[0] - k[0]) <= 1.0 and abs(size[1] - k[1]) <= 1.0 for k in kept):
+            kept.append(size)
+    out = {}
+    for card_id, size in sizes.items():
+        out[card_id] = next(
+            k for k in kept if abs(size[0] - k[0]) <= 1.0 and abs(size[1] - k[1]) <= 1.0
+        )
     return out
 
 
-def _common_size(deck: EnrolledDeck) -> tuple[float, float]:
-    if not deck.sizes_mm:
-        return (63.0, 88.0)
-    return Counter(deck.sizes_mm.values()).most_common(1)[0][0]
+# --- reading ---------------------------------------------------------------------------------
 
 
 def read_cards(
@@ -461,14 +170,15 @@ def read_cards(
     deck: EnrolledDeck,
     thresholds: Thresholds | None = None,
     px_per_mm: Scale | None = None,
+    table_to_image: Array | None = None,
 ) -> list[CardReading]:
     """Every card found in a BGR frame, identified against ``deck``.
 
-    ``px_per_mm`` -- the image scale from the table calibration, a number or a function of
-    the pixel position (``Calibration.px_per_mm`` at that point) -- sizes the cards that
-    are read from a visible corner; without it their scale comes from the complete cards
-    nearby, and a blob with none nearby is not read."""
-    return read_frame(image, deck, thresholds, px_per_mm)[0]
+    ``table_to_image``: the table calibration (3x3 homography, table mm -> pixels), the
+    normal case.  Without it, ``px_per_mm`` (a number, or a function of the pixel) gives
+    the scale of a straight top view; without either the scale comes from the complete
+    card outlines in the frame."""
+    return read_frame(image, deck, thresholds, px_per_mm, table_to_image)[0]
 
 
 def read_frame(
@@ -476,138 +186,307 @@ def read_frame(
     deck: EnrolledDeck,
     thresholds: Thresholds | None = None,
     px_per_mm: Scale | None = None,
+    table_to_image: Array | None = None,
 ) -> tuple[list[CardReading], list[Array]]:
-    """``read_cards`` and the regions that hide the table (hands, piles, clutter): the
-    convex hulls (pixels) of every merged blob, for the tracker's "occluded" test."""
+    """``read_cards`` and the regions (pixel polygons) that hide the table: hulls of the
+    edge clusters nothing was read from (hands, clutter), for the tracker's "occluded"."""
     t = thresholds or Thresholds()
-    found = find_cards(image)
-    scored: list[tuple[bool, float, CardReading]] = []
-    for outline in found.outlines:
-        match, quad = _match_outline(image, outline.corners, deck, t)
-        if match.label is None and match.score < t.full_min - 0.2:
-            continue  # not a card of this deck (a note, a tile): say nothing
-        scored.append((match.label is not None, match.score, _reading(match, quad, True, t)))
-    # Overlapping outlines (a card's printed frame, a card lying on a bigger one): the one
-    # that was identified, and then the better match, wins.
-    scored.sort(key=lambda x: (not x[0], -x[1]))
-    readings: list[CardReading] = []
-    for _, _, reading in scored:
-        if all(iou(reading.corners, other.corners) < 0.4 for other in readings):
-            readings.append(reading)
-    scales = _side_scale(readings, deck)
-    card_area = _card_area(
-        readings, _scale_at(px_per_mm, image.shape[1] / 2, image.shape[0] / 2), deck
-    )
-    for blob in found.blobs:
-        if card_area is None or not 1.1 * card_area <= blob.area <= 12 * card_area:
-            continue
-        readings.extend(_read_blob(image, blob, deck, t, scales, px_per_mm, readings))
+    h = table_to_image if table_to_image is not None else _plain_view(image, deck, px_per_mm)
+    if h is None:
+        return [], []
+    hyp, em = corners.find_hypotheses(image, h, deck.templates.sizes)
+    readings, claimed = _read(image, h, hyp, deck, t)
     _mark_duplicates(readings, deck)
-    hulls = [cv2.convexHull(b.polygon.astype(np.float32)).reshape(-1, 2) for b in found.blobs]
-    return readings, hulls
+    return readings, _uncovered_blobs(em, claimed)
 
 
-def _scale_at(px_per_mm: Scale | None, x: float, y: float) -> float | None:
-    if px_per_mm is None:
+def _plain_view(image: Array, deck: EnrolledDeck, px_per_mm: Scale | None) -> Array | None:
+    """A table homography (table mm -> pixels) without a calibration: a straight top view
+    at ``px_per_mm``, else the plane of the biggest complete card outline in the frame
+    (taken as a card of the deck's commonest size)."""
+    hgt, wid = image.shape[:2]
+    if px_per_mm is not None:
+        s = float(px_per_mm(wid / 2, hgt / 2)) if callable(px_per_mm) else float(px_per_mm)
+        return np.diag([s, s, 1.0]) if s > 0 else None
+    outlines = outermost(find_cards(image).outlines)
+    if not outlines:
         return None
-    if callable(px_per_mm):
-        return float(px_per_mm(x, y))
-    return float(px_per_mm)
-
-
-def _card_area(
-    readings: list[CardReading], px_per_mm: float | None, deck: EnrolledDeck
-) -> float | None:
-    """A typical card's area in pixels: from identified complete cards, else the scale."""
-    areas = [
-        float(cv2.contourArea(r.corners.astype(np.float32)))
-        for r in readings
-        if r.complete and r.card_id
-    ]
-    if areas:
-        return float(np.median(areas))
-    if px_per_mm:
-        w, h = _common_size(deck)
-        return w * h * px_per_mm * px_per_mm
-    return None
-
-
-def _reading(match: _Match, quad: Array, complete: bool, t: Thresholds) -> CardReading:
-    t_min, t_margin = (
-        (t.full_sure, t.full_sure_margin) if complete else (t.corner_min, t.corner_margin)
+    best = max(outlines, key=lambda o: float(cv2.contourArea(o.corners.astype(np.float32))))
+    w, h = (
+        Counter(deck.sizes_mm.values()).most_common(1)[0][0] if deck.sizes_mm else (DEFAULT_SIZE_MM)
     )
-    conf = _confidence(match.score, match.margin, t_min, t_margin)
-    if match.label == BACK:
-        return CardReading(None, conf, quad, face_up=False, complete=complete)
-    return CardReading(match.label, conf, quad, face_up=True, complete=complete)
-
-
-def _read_blob(
-    image: Array,
-    blob: Blob,
-    deck: EnrolledDeck,
-    t: Thresholds,
-    scales: list[tuple[Array, float]],
-    px_per_mm: Scale | None,
-    known: list[CardReading],
-) -> list[CardReading]:
-    centre = blob.polygon.mean(0)
-    calibrated = _scale_at(px_per_mm, float(centre[0]), float(centre[1]))
-    if calibrated:
-        scale = calibrated
-    elif scales:
-        dists = [float(np.linalg.norm(c - centre)) for c, _ in scales]
-        scale = scales[int(np.argmin(dists))][1]
-    else:
-        return []
-    sizes = sorted(set(deck.sizes_mm.values())) or [(63.0, 88.0)]
-    out: list[CardReading] = []
-    # Whole cards first: one whole side seen (the top card of a pile or fan).
-    aspects = sorted({round(h / w, 2) for w, h in sizes})
-    for quad in side_hypotheses(blob, aspects):
-        if _on_known(quad[0], known + out) and _on_known(quad[1], known + out):
-            continue  # a side of a card already read
-        match, quad = _match_outline(image, quad, deck, t)
-        if match.label is None or match.label == BACK:
-            continue
-        reading = _reading(match, quad, True, t)
-        if not _already_seen(reading, known + out):
-            out.append(reading)
-    hyps = [h for size in sizes for h in corner_hypotheses(blob, size, scale)]
-    for hyp in hyps:
-        if _on_known(hyp.corners[0], known + out):
-            continue  # a corner of a card already read (or lying on one)
-        match = _match_corner(image, hyp.corners, deck, t)
-        if match.label is None or match.label == BACK:
-            continue
-        reading = _reading(match, hyp.corners, False, t)
-        if _already_seen(reading, known + out):
-            continue
-        out.append(reading)
+    rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    out: Array = cv2.getPerspectiveTransform(rect, best.corners.astype(np.float32))
     return out
 
 
-def _on_known(point: Array, readings: list[CardReading], tolerance: float = 4.0) -> bool:
-    """Whether ``point`` lies on or inside a card already read whole."""
-    p = (float(point[0]), float(point[1]))
-    return any(
-        r.complete
-        and r.card_id is not None
-        and cv2.pointPolygonTest(r.corners.astype(np.float32), p, True) >= -tolerance
-        for r in readings
-    )
+@dataclass
+class _Read:
+    reading: CardReading
+    quad_mm: Array
+    support: float
+    hypothesis: int = -1
+    decision: match.Decision | None = None
+    covers: list[Array] = field(default_factory=list)
 
 
-def _already_seen(reading: CardReading, others: list[CardReading]) -> bool:
-    """The same card read again from another of its corners, or as a complete outline."""
-    for other in others:
-        if other.card_id != reading.card_id:
+def _identify(
+    image: Array,
+    h: Array,
+    sharp: corners.Hypotheses,
+    i: int,
+    group: Any,
+    covers: list[Array],
+    t: Thresholds,
+) -> match.Decision:
+    quad = sharp.quad(i)
+    size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
+    lk = match.look(image, h, quad, size, covers)
+    level = blur_level(match.px_per_mm(h, quad.mean(0)))
+    sure_pose = float(sharp.support[i]) >= 0.85
+    return match.identify(
+        group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
+        corners.corner_shown(sharp, i), t.min_shown_gap,
+    )  # fmt: skip
+
+
+def _recheck_piles(
+    image: Array,
+    h: Array,
+    sharp: corners.Hypotheses,
+    deck: EnrolledDeck,
+    done: list[_Read],
+    t: Thresholds,
+) -> list[_Read]:
+    """A card read before another that overlaps it was taken to lie on top; where the
+    overlap is not what the first card's print explains (its edges were another card's
+    print: the pattern of a back), it may lie underneath.  Such a card is read again with
+    the other one on it, and kept only if that reading is sure and the same."""
+    keep = []
+    for k, a in enumerate(done):
+        dec = a.decision
+        later = [
+            b.quad_mm
+            for b in done[k + 1 :]
+            if any(c is a.quad_mm for c in b.covers) and _overlap(a.quad_mm, b.quad_mm) > 0.05
+        ]
+        if dec is None or not later or dec.explained >= t.pile_explained * dec.seen:
+            keep.append(a)
             continue
-        d = float(np.linalg.norm(np.array(other.centre) - np.array(reading.centre)))
-        side = float(np.linalg.norm(reading.corners[3] - reading.corners[0]))
-        if d < 0.9 * side:
+        size = (float(sharp.size[a.hypothesis][0]), float(sharp.size[a.hypothesis][1]))
+        group = deck.templates.group_for(size)
+        again = _identify(image, h, sharp, a.hypothesis, group, a.covers + later, t)
+        _trace(a.quad_mm, "read again under", again)
+        if again.label == dec.label:
+            keep.append(a)
+    return keep
+
+
+def _read(
+    image: Array, h: Array, hyp: corners.Hypotheses, deck: EnrolledDeck, t: Thresholds
+) -> tuple[list[CardReading], list[Array]]:
+    """Examine hypotheses best supported first; each card read covers what lies under it."""
+    done: list[_Read] = []
+    unknown: list[_Read] = []
+    unsure: list[Array] = []  # cards not identified, known to lie on top of later ones
+    n = min(len(hyp), t.max_hypotheses)
+    if n == 0:
+        return [], []
+    sharp = corners.refine(image, h, corners.take(hyp, np.arange(n)))
+    for i in _top_first(sharp):
+        quad = sharp.quad(i)
+        size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
+        if float(sharp.support[i]) < t.min_support:
+            _trace(quad, "too few edges")
+            continue
+        above = [r.quad_mm for r in done] + unsure
+        if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown]):
+            _trace(quad, "same as a card read")
+            continue
+        if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown]):
+            _trace(quad, "a corner of a card read")
+            continue
+        covers = [q for q in above if _overlap(quad, q) > 0.0]
+        if covers and not _may_show(quad, size, covers):
+            _trace(quad, "covered")
+            continue
+        group = deck.templates.group_for(size)
+        if group is None:
+            continue
+        dec = _identify(image, h, sharp, i, group, covers, t)
+        _trace(quad, "identified", dec, float(sharp.support[i]))
+        if dec.label is None:
+            if float(sharp.support[i]) >= t.unknown_support and not covers:
+                px = corners.transform(h, quad)
+                unknown.append(_Read(CardReading(None, 0.0, px, True, True), quad, 1.0))
+            elif dec.card_like:
+                # A card, not sure which: it still hides what lies under it.
+                unsure.append(_shifted(quad, dec.shift_mm))
+            continue
+        shifted = _shifted(quad, dec.shift_mm)
+        upright = shifted if dec.orientation == 0 else np.roll(shifted, 2, axis=0)
+        complete = dec.seen >= 0.9 * _cells(group)
+        if not complete and dec.index_seen[1] and not dec.index_seen[0]:
+            upright = np.roll(upright, 2, axis=0)  # report the corner it was read from first
+        px = corners.transform(h, upright)
+        conf = _confidence(dec, t)
+        if dec.label == BACK:
+            reading = CardReading(None, conf, px, False, complete)
+        else:
+            reading = CardReading(dec.label, conf, px, True, complete)
+        done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers))
+    done = _recheck_piles(image, h, sharp, deck, done, t)
+    out = [r.reading for r in done] + [
+        u.reading for u in unknown if not any(_overlap(u.quad_mm, r.quad_mm) > 0.3 for r in done)
+    ]
+    claimed = [corners.transform(h, r.quad_mm) for r in done + unknown]
+    return out, claimed
+
+
+TRACE: list[tuple[Any, ...]] | None = None  # set to a list to record every hypothesis
+
+
+def _trace(*what: Any) -> None:
+    if TRACE is not None:
+        TRACE.append(what)
+
+
+def _cells(group: Any) -> int:
+    return int(group.cells[0].shape[1])
+
+
+def _shifted(quad: Array, shift_mm: tuple[float, float]) -> Array:
+    """``quad`` moved by ``shift_mm`` along its own x (TL->TR) and y (TL->BL) axes."""
+    ux = (quad[1] - quad[0]) / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-9)
+    uy = (quad[3] - quad[0]) / max(float(np.linalg.norm(quad[3] - quad[0])), 1e-9)
+    out: Array = quad + shift_mm[0] * ux + shift_mm[1] * uy
+    return out
+
+
+def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
+    """Two rectangles that are one card (either way up)."""
+    if float(np.linalg.norm(a.mean(0) - b.mean(0))) > tol_mm:
+        return False
+    return bool(min(np.abs(np.roll(a, k, 0) - b).max() for k in (0, 2)) < 2 * tol_mm)
+
+
+def _top_first(hyp: corners.Hypotheses) -> list[int]:
+    """Hypotheses in the order to read them: best supported first, but a card another one
+    lies on after that one (a card in a pile is read from what shows beside the cards on
+    top of it).  Of two overlapping rectangles the one on top is the one whose outline
+    shows across the other (the lower one's runs on under it, unseen)."""
+    n = len(hyp)
+    order0 = [int(i) for i in np.argsort(-hyp.support, kind="stable")]
+    if n < 2 or hyp.edges is None:
+        return order0
+    points = np.stack([corners.outline_points(hyp, i) for i in range(n)])  # (n, S, 2)
+    edges = hyp.edges
+    c, s = np.cos(hyp.angle), np.sin(hyp.angle)
+    reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
+    below: list[set[int]] = [set() for _ in range(n)]  # below[b]: cards on top of b
+    share = np.full((n, n), np.nan)  # share[a, b]: a's outline shown well inside b
+    for b in range(n):
+        near = np.hypot(*(hyp.centre - hyp.centre[b]).T) < reach + reach[b]
+        near[b] = False
+        idx = np.nonzero(near)[0]
+        if len(idx) == 0:
+            continue
+        rel = points[idx] - hyp.centre[b]
+        x = rel[..., 0] * c[b] + rel[..., 1] * s[b]
+        y = -rel[..., 0] * s[b] + rel[..., 1] * c[b]
+        inside = (np.abs(x) < hyp.size[b, 0] / 2 - 3.0) & (np.abs(y) < hyp.size[b, 1] / 2 - 3.0)
+        count = inside.sum(1)
+        shown = (edges[idx] & inside).sum(1) / np.maximum(count, 1)
+        share[idx, b] = np.where(count >= 4, shown, np.nan)
+    for a in range(n):
+        for b in range(a + 1, n):
+            sa, sb = share[a, b], share[b, a]
+            if np.isnan(sa) or np.isnan(sb):
+                continue
+            if sa > sb + 0.25:
+                below[b].add(a)
+            elif sb > sa + 0.25:
+                below[a].add(b)
+    order: list[int] = []
+    pending = order0
+    while pending:
+        waiting = set(pending)
+        pick = next((i for i in pending if not (below[i] & waiting)), pending[0])
+        pending.remove(pick)
+        order.append(pick)
+    return order
+
+
+def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0) -> bool:
+    """``a`` has a corner where ``b`` has one, with its sides along ``b``'s: another card
+    size or way round proposed by the corner of card ``b`` (already read)."""
+    da = math.atan2(*(a[1] - a[0])[::-1])
+    db = math.atan2(*(b[1] - b[0])[::-1])
+    turn = abs((da - db + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+    if turn > math.radians(tol_deg):
+        return False
+    d = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
+    return bool(d.min() < tol_mm)
+
+
+def _overlap(a: Array, b: Array) -> float:
+    """Area of the intersection of two convex quads over the area of ``a``."""
+    amin, amax, bmin, bmax = a.min(0), a.max(0), b.min(0), b.max(0)
+    if (amin > bmax).any() or (bmin > amax).any():
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(
+        a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)
+    )
+    area = float(cv2.contourArea(a.astype(np.float32)))
+    return float(inter) / area if area > 0 else 0.0
+
+
+def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bool:
+    """Whether a card in ``quad`` under ``covers`` could still be read: half of it shows,
+    or one of its index corners does (rasterised at 1 mm)."""
+    lo = np.floor(quad.min(0)).astype(int) - 1
+    extent = np.ceil(quad.max(0)).astype(int) - lo + 2
+    mask = np.zeros((int(extent[1]), int(extent[0])), np.uint8)
+    cv2.fillPoly(mask, [np.round(quad - lo).astype(np.int32)], 1)
+    total = int(mask.sum())
+    for c in covers:
+        cv2.fillPoly(mask, [np.round(match.grow(c, match.COVER_GROW_MM) - lo).astype(np.int32)], 0)
+    if float(mask.sum()) >= 0.5 * total:
+        return True
+    x0, y0, x1, y1 = INDEX_MM
+    w, h = size
+    for q in (quad, np.roll(quad, 2, axis=0)):  # both index corners
+        ux, uy = (q[1] - q[0]) / w, (q[3] - q[0]) / h
+        box = np.array([q[0] + ux * x + uy * y for x, y in ((x0, y0), (x1, y0), (x1, y1),
+                                                             (x0, y1))])  # fmt: skip
+        inner = np.zeros_like(mask)
+        cv2.fillPoly(inner, [np.round(box - lo).astype(np.int32)], 1)
+        if int((inner & mask).sum()) >= 0.9 * int(inner.sum()):
             return True
     return False
+
+
+def _confidence(dec: match.Decision, t: Thresholds) -> float:
+    """0..1: 0.5 at the acceptance thresholds, towards 1 well above them."""
+    z = min((dec.margin - t.min_margin) / 0.05, (dec.gap - t.min_gap) / 2.0)
+    return float(1.0 / (1.0 + math.exp(-2.0 * z)))
+
+
+def _uncovered_blobs(em: corners.EdgeMap, claimed: list[Array]) -> list[Array]:
+    """Hulls (frame pixels) of big edge clusters that no reading explains: a hand, a mug,
+    cards nothing could be read from."""
+    edges = cv2.dilate(em.edges, np.ones((5, 5), np.uint8))
+    scale = 1.0 / em.shrink
+    for quad in claimed:
+        cv2.fillPoly(edges, [np.round(quad * em.shrink).astype(np.int32)], 0)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    min_area = 1400.0 * corners.work_scale(em) ** 2  # a quarter of a card, in work pixels
+    for c in contours:
+        hull = cv2.convexHull(c)
+        if cv2.contourArea(hull) >= min_area:
+            out.append(hull.reshape(-1, 2).astype(np.float64) * scale)
+    return out
 
 
 def _mark_duplicates(readings: list[CardReading], deck: EnrolledDeck) -> None:

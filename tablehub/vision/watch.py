@@ -59,11 +59,6 @@ class CardWatcher:
             copies=copies,
         )
 
-    def _scale(self, x: float, y: float) -> float:
-        assert self.calibration is not None
-        p = self.calibration.to_table(np.array([[x, y]]))[0]
-        return self.calibration.px_per_mm((float(p[0]), float(p[1])))
-
     def _to_mm(self, points_px: Array) -> Array:
         if self.calibration is None:
             return np.asarray(points_px, np.float64).reshape(-1, 2)
@@ -71,8 +66,8 @@ class CardWatcher:
 
     def process(self, frame: Array) -> list[CardEvent]:
         """One frame: the events that became certain with it."""
-        scale = self._scale if self.calibration is not None else None
-        readings, covers = read_frame(frame, self.deck, self.thresholds, scale)
+        h = self.calibration.table_to_image if self.calibration is not None else None
+        readings, covers = read_frame(frame, self.deck, self.thresholds, table_to_image=h)
         sightings = []
         for r in readings:
             corners = [(float(x), float(y)) for x, y in self._to_mm(r.corners)]

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from bench import card_art
-from bench.cards import Tally, _calibrated_scale, score_scene
+from bench.cards import Tally, score_scene
 from tablehub.vision.enroll import images_from_dir
 from tablehub.vision.identify import enroll_images, read_cards
 from tablehub.vision.scene import random_scene, render_scene
@@ -34,7 +34,7 @@ def test_openclipart_deck_enrols_and_reads(tmp_path: Path) -> None:
             hands=0.0, overlap=0.0,
         )  # fmt: skip
         rendered = render_scene(scene, rng)
-        readings = read_cards(rendered.image, deck, px_per_mm=_calibrated_scale(rendered))
+        readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
         score_scene(rendered, readings, tally)
     assert tally.cards >= 20
     assert tally.wrong == 0, tally.errors

@@ -1,0 +1,672 @@
+"""Card poses on the table from a calibrated frame (pure: image and homography in, poses out).
+
+With a table calibration every card is a rectangle of known size in table millimetres, so
+finding cards becomes finding *corners*: two straight edges meeting at a right angle.  A
+corner is the primitive that survives piles, fans and hands -- a card half under another
+still shows one or two corners, and the index that identifies a poker-style card sits in
+a corner.  Each corner gives two whole-card hypotheses per card size (its first edge the
+short side or the long side); hypotheses seen from several corners merge.
+
+Every hypothesis is then fitted to the frame's edges as a rigid rectangle of the known size
+(a few rounds of nearest-edge matching and a weighted 2-D Procrustes fit, all hypotheses at
+once), which gives sub-millimetre poses and an *edge support*: the share of its outline
+that lies on an edge.  The identifier decides which hypotheses are cards.
+
+Edges come from a working copy of the frame halved until it is at most ``WORK_WIDTH`` wide;
+geometry happens in table millimetres through the homography.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[Any]
+WORK_WIDTH = 1400
+MIN_ARM_MM = 7.0  # shortest straight edge that counts as a corner's arm
+CORNER_GAP_MM = 9.0  # rounded corners (up to about 7 mm): the arms end this close to their crossing
+SQUARE_DEG = 12.0  # how far from a right angle a corner may look
+SAMPLES_PER_SIDE = 16
+WHOLE_FIRST = 0.5  # edge support at a corner's first guess worth a full fit at once
+WHOLE_SUPPORT = 0.9  # edge support of a card seen whole
+
+
+@dataclass(frozen=True)
+class EdgeMap:
+    """Edges of a frame's working copy and the map from table millimetres to its pixels."""
+
+    edges: Array  # uint8, 255 on an edge
+    nearest: Array  # int32 (h, w): index into ``points`` of the nearest edge pixel
+    points_mm: Array  # (n, 2) every edge pixel on the table (mm)
+    normals_mm: Array  # (n, 2) unit gradient direction there, in table mm
+    mm_to_work: Array  # 3x3
+    work_to_mm: Array  # 3x3
+    shrink: float  # working copy / frame
+
+
+@dataclass(frozen=True)
+class Hypotheses:
+    """Card rectangles on the table: ``centre`` (n, 2) mm, ``angle`` (n,) radians of the
+    card's short side (its x axis), ``size`` (n, 2) mm (w, h), ``support`` (n,) 0..1."""
+
+    centre: Array
+    angle: Array
+    size: Array
+    support: Array
+    corners_seen: Array  # (n,) how many detected corners proposed it
+    edges: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: an edge at each outline point
+
+    def __len__(self) -> int:
+        return len(self.angle)
+
+    def quad(self, i: int) -> Array:
+        return rect_corners(self.centre[i], float(self.angle[i]), self.size[i])
+
+
+def rect_corners(centre: Array, angle: float, size: Array) -> Array:
+    """TL, TR, BR, BL (mm) of a card of ``size`` whose x axis points along ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
+    w, h = float(size[0]) / 2, float(size[1]) / 2
+    ux, uy = np.array([c, s]), np.array([-s, c])
+    out: Array = np.array(
+        [
+            centre - w * ux - h * uy,
+            centre + w * ux - h * uy,
+            centre + w * ux + h * uy,
+            centre - w * ux + h * uy,
+        ]
+    )
+    return out
+
+
+def transform(h: Array, points: Array) -> Array:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    if len(pts) == 0:
+        return np.zeros((0, 2))
+    out: Array = cv2.perspectiveTransform(pts, h).reshape(-1, 2)
+    return out
+
+
+def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
+    """Canny edges of the frame's working copy (every colour channel, thresholds above the
+    table's own texture) and what the pose fit needs from them."""
+    work = image
+    shrink = 1.0
+    while work.shape[1] > WORK_WIDTH:
+        work = cv2.pyrDown(work)
+        shrink *= 0.5
+    blur = cv2.GaussianBlur(work, (0, 0), 1.0)
+    # The table's own texture: the median gradient of a sparse grey sample.
+    grey = cv2.cvtColor(blur[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    texture = np.hypot(np.diff(grey, axis=1)[:-1], np.diff(grey, axis=0)[:, :-1])
+    median = float(np.median(texture)) * 4 / 3  # Sobel-scaled, about
+    low = min(max(20.0, 1.6 * median), 80.0)
+    edges = cv2.Canny(blur, low, 2.5 * low, L2gradient=True)
+    _, labels = cv2.distanceTransformWithLabels(
+        255 - edges, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+    )
+    ys, xs = np.nonzero(edges)
+    points = np.stack([xs, ys], 1).astype(np.float32)
+    # Gradient direction at edge pixels (central differences; colour edges: the strongest
+    # channel's gradient).
+    h, w = edges.shape
+    x0, x1 = np.maximum(xs - 1, 0), np.minimum(xs + 1, w - 1)
+    y0, y1 = np.maximum(ys - 1, 0), np.minimum(ys + 1, h - 1)
+    b = blur.astype(np.int16)
+    cgx = (b[ys, x1] - b[ys, x0]).astype(np.float32)
+    cgy = (b[y1, xs] - b[y0, xs]).astype(np.float32)
+    if cgx.ndim == 2:
+        pick = np.argmax(cgx * cgx + cgy * cgy, axis=1)
+        rows = np.arange(len(pick))
+        cgx, cgy = cgx[rows, pick], cgy[rows, pick]
+    norm = np.maximum(np.hypot(cgx, cgy), 1e-6)
+    normals = np.stack([cgx / norm, cgy / norm], 1)
+    mm_to_work = np.diag([shrink, shrink, 1.0]) @ table_to_image
+    work_to_mm = np.linalg.inv(mm_to_work)
+    both = transform(work_to_mm, np.concatenate([points, points + 0.5 * normals]))
+    points_mm = both[: len(points)]
+    step = both[len(points) :] - points_mm
+    normals_mm = step / np.maximum(np.hypot(step[:, 0], step[:, 1]), 1e-9)[:, None]
+    return EdgeMap(
+        edges=edges,
+        nearest=(labels - 1).astype(np.int32),
+        points_mm=points_mm,
+        normals_mm=normals_mm,
+        mm_to_work=mm_to_work,
+        work_to_mm=work_to_mm,
+        shrink=shrink,
+    )
+
+
+def _segments(em: EdgeMap, min_px: float) -> tuple[Array, Array]:
+    """Straight pieces of the edge contours: start and end points in table mm."""
+    contours, _ = cv2.findContours(em.edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    starts, ends = [], []
+    for contour in contours:
+        if len(contour) < 2 * min_px:
+            continue
+        poly = cv2.approxPolyDP(contour, 1.2, False).reshape(-1, 2)
+        if len(poly) < 2:
+            continue
+        starts.append(poly[:-1])
+        ends.append(poly[1:])
+    if not starts:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    a = np.concatenate(starts).astype(np.float64)
+    b = np.concatenate(ends).astype(np.float64)
+    keep = np.hypot(*(b - a).T) >= min_px
+    mm = transform(em.work_to_mm, np.concatenate([a[keep], b[keep]]))
+    n = int(keep.sum())
+    return mm[:n], mm[n:]
+
+
+def _corners(a: Array, b: Array) -> tuple[Array, Array, Array]:
+    """Right-angled corners from pairs of segments whose ends meet: (points, angles, arms)
+    where the angle is the direction of the corner's first arm (clockwise order) and
+    ``arms`` (n, 2) the lengths of the first and second arm."""
+    length = np.hypot(*(b - a).T)
+    keep = length >= MIN_ARM_MM
+    a, b, length = a[keep], b[keep], length[keep]
+    n = len(a)
+    if n < 2:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
+    d = (b - a) / length[:, None]
+    ends = np.concatenate([a, b])
+    away = np.concatenate([d, -d])  # from each end along its segment
+    seg = np.concatenate([np.arange(n), np.arange(n)])
+    # Candidate pairs: ends close together, arms roughly square, different segments.
+    order = np.argsort(ends[:, 0])
+    xs = ends[order, 0]
+    reach = 2 * CORNER_GAP_MM
+    lo = np.searchsorted(xs, xs - reach, "left")
+    hi = np.searchsorted(xs, xs + reach, "right")
+    counts = hi - lo
+    first = np.repeat(np.arange(len(xs)), counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    second = lo[first] + offsets
+    i, j = order[first], order[second]
+    sel = (seg[i] < seg[j]) & (np.abs(ends[i, 1] - ends[j, 1]) <= reach)
+    i, j = i[sel], j[sel]
+    u, w = away[i], away[j]
+    cos = np.abs((u * w).sum(1))
+    sel = cos < math.sin(math.radians(SQUARE_DEG))
+    i, j, u, w = i[sel], j[sel], u[sel], w[sel]
+    # Where the two lines cross; both ends must lie near it.
+    det = u[:, 0] * (-w[:, 1]) - (-w[:, 0]) * u[:, 1]
+    rhs = ends[j] - ends[i]
+    t = (rhs[:, 0] * (-w[:, 1]) - (-w[:, 0]) * rhs[:, 1]) / det
+    s = (u[:, 0] * rhs[:, 1] - u[:, 1] * rhs[:, 0]) / det
+    sel = (np.abs(t) <= CORNER_GAP_MM) & (np.abs(s) <= CORNER_GAP_MM)
+    point = ends[i] + t[:, None] * u
+    point, u, w = point[sel], u[sel], w[sel]
+    arms = np.stack([length[seg[i[sel]]], length[seg[j[sel]]]], 1)
+    cross = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
+    swap = cross < 0
+    u2 = np.where(swap[:, None], w, u)
+    w2 = np.where(swap[:, None], u, w)
+    arms = np.where(swap[:, None], arms[:, ::-1], arms)
+    # Square the corner: the first arm's direction, averaged with the second's turned back.
+    ang_u = np.arctan2(u2[:, 1], u2[:, 0])
+    ang_w = np.arctan2(w2[:, 1], w2[:, 0]) - math.pi / 2
+    diff = (ang_w - ang_u + math.pi) % (2 * math.pi) - math.pi
+    return point, ang_u + diff / 2, arms
+
+
+def _from_corners(
+    points: Array, angles: Array, arms: Array, votes: Array, sizes: Sequence[tuple[float, float]]
+) -> tuple[Array, Array, Array, Array]:
+    """Two card rectangles per corner and size: the first arm as the short side, and as
+    the long side (unless an arm is too long for the short side).  Returns centres, angles
+    (of each card's x axis), sizes and votes."""
+    centres, angs, dims, vs = [], [], [], []
+    for w, h in sizes:
+        for first_short in (True, False):
+            fits = (arms[:, 0 if first_short else 1] <= w + 6) & (arms.max(1) <= h + 6)
+            points_, votes_ = points[fits], votes[fits]
+            a = angles[fits] if first_short else angles[fits] - math.pi / 2
+            # The corner is the card's TL (short side first) or its TR (long side first);
+            # in both the card's x axis runs along ``a`` and its y axis along ``a + 90``.
+            ux = np.stack([np.cos(a), np.sin(a)], 1)
+            uy = np.stack([-np.sin(a), np.cos(a)], 1)
+            if first_short:
+                c = points_ + ux * (w / 2) + uy * (h / 2)
+            else:
+                c = points_ - ux * (w / 2) + uy * (h / 2)
+            centres.append(c)
+            angs.append(a)
+            dims.append(np.tile([w, h], (len(a), 1)))
+            vs.append(votes_)
+    return (
+        np.concatenate(centres),
+        np.concatenate(angs),
+        np.concatenate(dims).astype(float),
+        np.concatenate(vs),
+    )
+
+
+def _group(keys: Array) -> tuple[Array, Array]:
+    """Group rows of integer ``keys``: (group index per row, number of groups)."""
+    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    return inverse, np.array(int(inverse.max()) + 1 if len(inverse) else 0)
+
+
+def _merge_corners(points: Array, angles: Array, arms: Array) -> tuple[Array, Array, Array, Array]:
+    """One corner per cluster (the same corner is found on both sides of a thin edge and
+    from overlapping segments): mean point and angle, longest arms, how many merged."""
+    if len(points) == 0:
+        return points, angles, arms, np.zeros(0)
+    keys = np.stack(
+        [
+            np.floor(points[:, 0] / 2.0),
+            np.floor(points[:, 1] / 2.0),
+            np.floor(np.mod(angles, 2 * math.pi) / math.radians(6)),
+        ],
+        1,
+    ).astype(np.int64)
+    group, count = _group(keys)
+    n = int(count)
+    votes = np.bincount(group, minlength=n).astype(float)
+    mean = np.stack([np.bincount(group, points[:, k], n) for k in (0, 1)], 1) / votes[:, None]
+    vec = np.stack([np.bincount(group, np.cos(angles), n), np.bincount(group, np.sin(angles), n)])
+    longest = np.zeros((n, 2))
+    np.maximum.at(longest, group, arms)
+    return mean, np.arctan2(vec[1], vec[0]), longest, votes
+
+
+def _merge(
+    centre: Array, angle: Array, size: Array, votes: Array, tol_mm: float = 4.0
+) -> Hypotheses:
+    """One hypothesis per distinct rectangle (a card's rectangle is the same turned 180
+    degrees), counting the corners that proposed it."""
+    folded = np.mod(angle, math.pi)
+    keys = np.stack(
+        [
+            np.floor(centre[:, 0] / tol_mm),
+            np.floor(centre[:, 1] / tol_mm),
+            np.floor(folded / math.radians(4)),
+            size[:, 0],
+            size[:, 1],
+        ],
+        1,
+    ).astype(np.int64)
+    if len(keys) == 0:
+        empty = np.zeros(0)
+        return Hypotheses(np.zeros((0, 2)), empty, np.zeros((0, 2)), empty, empty)
+    group, count = _group(keys)
+    n = int(count)
+    total = np.bincount(group, votes, n)
+    cen: Array = np.stack([np.bincount(group, centre[:, k] * votes, n) for k in (0, 1)], 1)
+    cen = cen / total[:, None]
+    # Angles mod 180: average the doubled angle.
+    vec = np.stack(
+        [
+            np.bincount(group, np.cos(2 * angle) * votes, n),
+            np.bincount(group, np.sin(2 * angle) * votes, n),
+        ]
+    )
+    ang = np.arctan2(vec[1], vec[0]) / 2
+    first = np.zeros(n, int)
+    first[group[::-1]] = np.arange(len(group))[::-1]
+    return Hypotheses(cen, ang, size[first], np.zeros(n), total)
+
+
+def _suppress(hyp: Hypotheses, tol_mm: float = 3.0, tol_deg: float = 3.0) -> Hypotheses:
+    """Fitted hypotheses that converged onto one rectangle: keep the best supported."""
+    order = np.argsort(-hyp.support, kind="stable")
+    kept: list[int] = []
+    folded = np.mod(hyp.angle, math.pi)
+    for i in order:
+        if kept:
+            k = np.array(kept)
+            dang = np.abs((folded[k] - folded[i] + math.pi / 2) % math.pi - math.pi / 2)
+            same = (
+                (np.hypot(*(hyp.centre[k] - hyp.centre[i]).T) < tol_mm)
+                & (dang < math.radians(tol_deg))
+                & (np.abs(hyp.size[k] - hyp.size[i]).max(1) < 1.0)
+            )
+            if same.any():
+                continue
+        kept.append(int(i))
+    return take(hyp, np.array(kept, int))
+
+
+def _outline_samples(size: Array) -> tuple[Array, Array]:
+    """Points along each card outline in card coordinates (centre origin), with the
+    outward normal of their side; rounded corners left out.  (n, S, 2) each."""
+    t = (np.arange(SAMPLES_PER_SIDE) + 0.5) / SAMPLES_PER_SIDE
+    t = 0.12 + 0.76 * t  # keep off the rounded corners
+    w = size[:, 0:1] / 2
+    h = size[:, 1:2] / 2
+    along_x = -w + 2 * w * t[None, :]
+    along_y = -h + 2 * h * t[None, :]
+    one = np.ones_like(along_x)
+    pts = np.concatenate(
+        [
+            np.stack([along_x, -h * one], 2),  # top
+            np.stack([w * one, along_y], 2),  # right
+            np.stack([along_x, h * one], 2),  # bottom
+            np.stack([-w * one, along_y], 2),  # left
+        ],
+        1,
+    )
+    k = SAMPLES_PER_SIDE
+    normals = np.concatenate(
+        [np.tile(v, (k, 1)) for v in ([0, -1], [1, 0], [0, 1], [-1, 0])]
+    ).astype(float)
+    return pts, np.broadcast_to(normals, pts.shape)
+
+
+def fit(
+    hyp: Hypotheses, em: EdgeMap, reach_mm: Sequence[float] = (4.0, 3.0, 2.0, 1.5)
+) -> Hypotheses:
+    """Fit every hypothesis to the edges as a rigid rectangle; set its edge support."""
+    n = len(hyp)
+    if n == 0:
+        return hyp
+    local, local_normals = _outline_samples(hyp.size)
+    centre = hyp.centre.copy()
+    angle = hyp.angle.copy()
+    hgt, wid = em.edges.shape
+    support = np.zeros(n)
+    if len(em.points_mm) == 0:
+        return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
+    rounds = len(reach_mm)
+    for r in range(rounds + 1):
+        c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+        world = np.stack(
+            [
+                centre[:, 0:1] + c * local[..., 0] - s * local[..., 1],
+                centre[:, 1:2] + s * local[..., 0] + c * local[..., 1],
+            ],
+            2,
+        )
+        normal = np.stack(
+            [
+                c * local_normals[..., 0] - s * local_normals[..., 1],
+                s * local_normals[..., 0] + c * local_normals[..., 1],
+            ],
+            2,
+        )
+        px = transform(em.mm_to_work, world.reshape(-1, 2))
+        xi = np.round(px[:, 0]).astype(np.int32)
+        yi = np.round(px[:, 1]).astype(np.int32)
+        inside = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
+        near = em.nearest[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
+        offset = em.points_mm[near].reshape(n, -1, 2) - world
+        # The edge there must run along the side: its gradient across it (either way).
+        along = np.abs((em.normals_mm[near].reshape(n, -1, 2) * normal).sum(2)) > 0.85
+        d_n = (offset * normal).sum(2)
+        dist2 = (offset * offset).sum(2)
+        reach = reach_mm[r] if r < rounds else 1.5
+        weight = (inside.reshape(n, -1) & along & (dist2 <= reach * reach)).astype(float)
+        support = weight.mean(1)
+        if r == rounds:
+            break
+        # Only the offset across the side counts (an edge point slides along its side).
+        goal = world + d_n[..., None] * normal
+        centre, angle = _procrustes(world, goal, weight, centre, angle)
+    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
+
+
+def _procrustes(
+    src: Array, dst: Array, weight: Array, centre: Array, angle: Array
+) -> tuple[Array, Array]:
+    """The rigid motion of each rectangle that best moves ``src`` onto ``dst`` (weighted);
+    rectangles with too little support stay where they are."""
+    wsum = weight.sum(1)
+    enough = wsum >= 6
+    ws = np.maximum(wsum, 1e-9)[:, None]
+    cs = (src * weight[..., None]).sum(1) / ws
+    cd = (dst * weight[..., None]).sum(1) / ws
+    a = src - cs[:, None, :]
+    b = dst - cd[:, None, :]
+    dot = (weight * (a * b).sum(2)).sum(1)
+    crs = (weight * (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0])).sum(1)
+    rot = np.arctan2(crs, dot)
+    rot = np.where(enough, np.clip(rot, -0.1, 0.1), 0.0)
+    c, s = np.cos(rot), np.sin(rot)
+    rel = centre - cs
+    new_centre = cd + np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], 1)
+    new_centre = np.where(enough[:, None], new_centre, centre)
+    return new_centre, angle + rot
+
+
+def find_hypotheses(
+    image: Array, table_to_image: Array, sizes: Sequence[tuple[float, float]]
+) -> tuple[Hypotheses, EdgeMap]:
+    """Card rectangles (table mm) proposed by the corners in ``image``, fitted to its
+    edges, best supported first."""
+    em = edge_map(image, table_to_image)
+    scale = work_scale(em)
+    a, b = _segments(em, max(4.0, MIN_ARM_MM * scale))
+    points, angles, arms, votes = _merge_corners(*_corners(a, b))
+    hyp = _merge(*_from_corners(points, angles, arms, votes, sizes))
+    # A quick look at the edges first: most hypotheses from a corner lie on the table.
+    first = fit(hyp, em, reach_mm=())
+    # Cards seen whole (edges all round) first: corners inside them are their print, and
+    # their own corners need no other hypotheses.
+    whole = fit(take(hyp, np.nonzero(first.support >= WHOLE_FIRST)[0]), em)
+    whole = _suppress(take(whole, np.nonzero(whole.support >= WHOLE_SUPPORT)[0]))
+    if len(whole):
+        keep = ~_explained(points, whole)
+        points, angles, arms, votes = points[keep], angles[keep], arms[keep], votes[keep]
+        hyp = _merge(*_from_corners(points, angles, arms, votes, sizes))
+        first = fit(hyp, em, reach_mm=())
+    rest = take(hyp, np.nonzero(first.support >= 0.15)[0])
+    rest = _suppress(fit(rest, em))
+    rest = take(rest, np.nonzero(~_same_as(rest, whole))[0])
+    out = _concat(whole, rest)
+    order = np.argsort(-(out.support + 0.05 * np.minimum(out.corners_seen, 4)))
+    out = take(out, order)
+    return take(out, np.nonzero(~_outdone(out))[0]), em
+
+
+def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
+    """Hypotheses with a corner where a clearly better supported one has a corner, sides
+    along its sides: the other card size, or the other way round, proposed by the same
+    corner (the better one shows its far sides; this one's lie on bare table)."""
+    n = len(hyp)
+    out = np.zeros(n, bool)
+    if n < 2:
+        return out
+    quads = np.stack([hyp.quad(i) for i in range(n)])  # (n, 4, 2), best supported first
+    folded = np.mod(hyp.angle, math.pi / 2)
+    for i in range(n):
+        if out[i]:
+            continue
+        later = np.arange(i + 1, n)
+        later = later[(hyp.support[later] < hyp.support[i] - margin) & ~out[later]]
+        if len(later) == 0:
+            continue
+        turn = np.abs((folded[later] - folded[i] + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+        later = later[turn < math.radians(4)]
+        if len(later) == 0:
+            continue
+        d = np.hypot(
+            *(quads[later][:, :, None, :] - quads[i][None, None, :, :]).transpose(3, 0, 1, 2)
+        )
+        out[later[d.min(axis=(1, 2)) < 3.0]] = True
+    return out
+
+
+def _card_frame(points: Array, hyp: Hypotheses) -> tuple[Array, Array]:
+    """``points`` in every hypothesis's card coordinates: (m, n, 2) x, y from its centre."""
+    rel = points[None, :, :] - hyp.centre[:, None, :]
+    c, s = np.cos(hyp.angle)[:, None], np.sin(hyp.angle)[:, None]
+    x = rel[..., 0] * c + rel[..., 1] * s
+    y = -rel[..., 0] * s + rel[..., 1] * c
+    return x, y
+
+
+def _explained(points: Array, whole: Hypotheses, margin_mm: float = 4.0) -> Array:
+    """Corners inside a whole card (its print) or at one of its corners."""
+    if len(points) == 0:
+        return np.zeros(0, bool)
+    x, y = _card_frame(points, whole)
+    hw, hh = whole.size[:, 0:1] / 2, whole.size[:, 1:2] / 2
+    inside = (np.abs(x) < hw - margin_mm) & (np.abs(y) < hh - margin_mm)
+    at_corner = (np.abs(np.abs(x) - hw) < margin_mm) & (np.abs(np.abs(y) - hh) < margin_mm)
+    out: Array = np.asarray((inside | at_corner).any(0))
+    return out
+
+
+def _same_as(hyp: Hypotheses, other: Hypotheses, tol_mm: float = 4.0) -> Array:
+    """Which of ``hyp`` coincide with one of ``other`` (same rectangle, either way up)."""
+    if len(hyp) == 0 or len(other) == 0:
+        return np.zeros(len(hyp), bool)
+    dc = np.hypot(*(hyp.centre[:, None, :] - other.centre[None, :, :]).transpose(2, 0, 1))
+    da = np.abs((hyp.angle[:, None] - other.angle[None, :] + math.pi / 2) % math.pi - math.pi / 2)
+    ds = np.abs(hyp.size[:, None, :] - other.size[None, :, :]).max(2)
+    out: Array = ((dc < tol_mm) & (da < math.radians(4)) & (ds < 1.0)).any(1)
+    return out
+
+
+def _concat(a: Hypotheses, b: Hypotheses) -> Hypotheses:
+    return Hypotheses(
+        np.concatenate([a.centre, b.centre]),
+        np.concatenate([a.angle, b.angle]),
+        np.concatenate([a.size, b.size]),
+        np.concatenate([a.support, b.support]),
+        np.concatenate([a.corners_seen, b.corners_seen]),
+    )
+
+
+def work_scale(em: EdgeMap) -> float:
+    """Working-copy pixels per mm at the smallest scale in view (for length limits)."""
+    h, w = em.edges.shape
+    corners = transform(em.work_to_mm, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+    px = transform(em.mm_to_work, np.concatenate([corners, corners + np.array([10.0, 0.0])]))
+    return float(np.hypot(*(px[4:] - px[:4]).T).min() / 10)
+
+
+def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
+    return Hypotheses(
+        hyp.centre[idx],
+        hyp.angle[idx],
+        hyp.size[idx],
+        hyp.support[idx],
+        hyp.corners_seen[idx],
+        None if hyp.edges is None else hyp.edges[idx],
+    )
+
+
+def refine(
+    image: Array,
+    table_to_image: Array,
+    hyp: Hypotheses,
+    reach_mm: Sequence[float] = (2.5, 1.2),
+    step_mm: float = 0.25,
+    min_step: float = 6.0,
+) -> Hypotheses:
+    """Sharpen poses on the full-resolution frame: along every side, the strongest edge
+    across it (a profile of the frame's colour channels), then a rigid fit; points far
+    from the fitted outline are dropped in the next round.  Support: the share of the
+    outline with an edge within half a millimetre."""
+    n = len(hyp)
+    if n == 0:
+        return hyp
+    local, local_normals = _outline_samples(hyp.size)
+    centre = hyp.centre.copy()
+    angle = hyp.angle.copy()
+    support = np.zeros(n)
+    hgt, wid = image.shape[:2]
+    keep = np.ones(local.shape[:2], bool)
+    for r, reach in enumerate([*reach_mm, 0.6]):
+        offsets = np.arange(-reach, reach + 1e-9, step_mm)
+        c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+        world = np.stack(
+            [
+                centre[:, 0:1] + c * local[..., 0] - s * local[..., 1],
+                centre[:, 1:2] + s * local[..., 0] + c * local[..., 1],
+            ],
+            2,
+        )
+        normal = np.stack(
+            [
+                c * local_normals[..., 0] - s * local_normals[..., 1],
+                s * local_normals[..., 0] + c * local_normals[..., 1],
+            ],
+            2,
+        )
+        probe = world[:, :, None, :] + offsets[None, None, :, None] * normal[:, :, None, :]
+        px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
+        vals = _sample(image, px)
+        vals = vals.reshape(n, local.shape[1], len(offsets), -1)
+        diff = np.abs(vals[:, :, 2:] - vals[:, :, :-2]).max(-1)  # (n, S, K-2)
+        best = np.argmax(diff, axis=2)
+        strength = np.take_along_axis(diff, best[..., None], 2)[..., 0]
+        # Sub-sample peak: a parabola through the best and its neighbours.
+        lo = np.take_along_axis(diff, np.maximum(best - 1, 0)[..., None], 2)[..., 0]
+        hi = np.take_along_axis(diff, np.minimum(best + 1, diff.shape[2] - 1)[..., None], 2)[..., 0]
+        den = lo - 2 * strength + hi
+        frac = np.where(np.abs(den) > 1e-6, 0.5 * (lo - hi) / np.where(den == 0, 1, den), 0.0)
+        t = offsets[1:-1][best] + np.clip(frac, -0.5, 0.5) * step_mm
+        inside = (
+            ((px[:, 0] >= 1) & (px[:, 0] < wid - 2) & (px[:, 1] >= 1) & (px[:, 1] < hgt - 2))
+            .reshape(n, local.shape[1], len(offsets))
+            .all(2)
+        )
+        edge = (strength >= min_step) & inside
+        if r == len(reach_mm):
+            at = edge & (np.abs(t) <= 0.5)
+            support = at.mean(1)
+            break
+        weight = (edge & keep).astype(float)
+        goal = world + t[..., None] * normal
+        centre, angle = _procrustes(world, goal, weight, centre, angle)
+        # Points whose edge lies far from the fitted side are something else (print,
+        # shadow, another card): leave them out of the next round.
+        keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
+    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at)
+
+
+def corner_shown(
+    hyp: Hypotheses, i: int, reach_mm: float = 24.0, need: float = 0.6
+) -> tuple[bool, bool]:
+    """Whether the outline shows (edges along both sides, ``reach_mm`` from the corner)
+    at the top-left and the bottom-right corner of hypothesis ``i``: where a card's index
+    may be read.  (A corner whose sides do not show is under something else.)"""
+    if hyp.edges is None:
+        return True, True
+    local, _ = _outline_samples(hyp.size[i : i + 1])
+    pts = local[0]
+    w, h = float(hyp.size[i][0]) / 2, float(hyp.size[i][1]) / 2
+    out = []
+    for cx, cy in ((-w, -h), (w, h)):
+        near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= reach_mm
+        out.append(bool(near.any() and hyp.edges[i][near].mean() >= need))
+    return out[0], out[1]
+
+
+def outline_points(hyp: Hypotheses, i: int) -> Array:
+    """The outline sample points (mm) of hypothesis ``i``, in the order of ``edges``."""
+    local, _ = _outline_samples(hyp.size[i : i + 1])
+    c, s = math.cos(float(hyp.angle[i])), math.sin(float(hyp.angle[i]))
+    rot = np.array([[c, -s], [s, c]])
+    out: Array = local[0] @ rot.T + hyp.centre[i]
+    return out
+
+
+def _sample(image: Array, px: Array) -> Array:
+    """Bilinear samples of ``image`` at float pixel positions (m, 2) -> (m, channels)."""
+    m = len(px)
+    cols = 256
+    rows = -(-m // cols)
+    pad = np.zeros((rows * cols, 2), np.float32)
+    pad[:m] = px
+    out = cv2.remap(
+        image,
+        pad[:, 0].reshape(rows, cols),
+        pad[:, 1].reshape(rows, cols),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    result: Array = out.reshape(rows * cols, -1)[:m].astype(np.float32)
+    return result

@@ -1,0 +1,533 @@
+"""Comparing one card hypothesis with the enrolled faces on the millimetre grid (pure).
+
+``look`` warps the card's rectangle (with a margin) out of the full-resolution frame
+straight onto the comparison grid -- one ``warpPerspective`` through the calibration --
+and ``identify`` then
+
+1. ranks the cards by their coarse thumbnails (both upright orientations): cheap, and
+   tolerant of a pose a few millimetres off;
+2. lines the card up with the best of them (a shift by template matching at 1 px/mm,
+   then ECC for a small turn): the finder's pose may be a few millimetres off where a
+   card's edge cannot be seen (a white card on a white card).  Cards of a deck share
+   their layout, so this lines the card up whichever card it is;
+3. compares the likeliest cards (``COARSE_SHORTLIST`` of them) cell by cell (3 mm cells,
+   each cell's mismatch capped, so a hand or glare spoils only the cells it touches), adds
+   the evidence of the index corners (each lined up on its own: a glyph is small), and
+   decides: the best card must explain enough printed cells and beat every other card by
+   a margin measured against how different the two cards are where the card can be seen;
+   a card seen only in part must show an index corner, and must beat every rival on
+   cells that show print (where it looks blank it may be under another card's paper).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tablehub.vision.templates import (
+    BACK,
+    CELL,
+    GRID,
+    INDEX_BOX,
+    SizeGroup,
+    cell_layout,
+    grid_shape,
+    reflectance,
+    to_align,
+    to_cells,
+    to_coarse,
+)
+
+Array = NDArray[Any]
+CAP = 0.03  # a cell's mismatch counts up to this much (mean squared reflectance difference)
+GOOD = 0.012  # a cell this close is explained by the template
+MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
+INDEX_SHORTLIST = 8  # cards whose index corners are compared
+COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell
+MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
+# A card read from little print (a 3 of pips is mostly blank) matches by chance inside
+# other print: it must explain most of what is seen where it lies.
+FEW_INKED = 20
+CLEAN_SHARE = 0.97  # of a card's cells seen, the share explained when nothing lies on it
+WHOLE_EXPLAINED = 0.55  # a card seen whole must explain this share of its cells (a back,
+# which names no card, may lie half under a card read wrongly as lying on it)
+EXPLAINED_SHARE = 0.67
+RIVALS = 5  # closest other cards the margin is measured against
+INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
+COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
+MIN_INKED_SHARE = 0.5  # of the printed cells in view, the share the card must explain
+BARE = 0.004  # a cell this close to plain paper looks bare
+BARE_WEIGHT = 0.25  # what a bare-looking cell can count against a card printed there
+NOT_A_CARD = 0.05  # coarse mismatch (mean squared, per pixel) beyond any card
+
+
+def grid_to_mm(quad_mm: Array, size_mm: tuple[float, float], margin_mm: float = 0.0) -> Array:
+    """3x3 map from grid pixels of the upright card (its top-left ``margin_mm`` outside
+    the card) to table mm (``quad_mm``: TL TR BR BL)."""
+    w, h = size_mm
+    ux = (quad_mm[1] - quad_mm[0]) / w
+    uy = (quad_mm[3] - quad_mm[0]) / h
+    s = 1.0 / GRID
+    origin = quad_mm[0] - margin_mm * (ux + uy)
+    out: Array = np.array(
+        [[ux[0] * s, uy[0] * s, origin[0]], [ux[1] * s, uy[1] * s, origin[1]], [0.0, 0.0, 1.0]]
+    )
+    return out
+
+
+@dataclass(frozen=True)
+class Look:
+    """A hypothesised card on the grid, with ``MARGIN_MM`` all round."""
+
+    refl: Array  # (H, W, 3) reflectance
+    mask: Array  # (H, W) uint8: 255 where the frame shows this card (not off-frame/covered)
+    size_mm: tuple[float, float]
+    pad: int  # margin in grid pixels
+
+    @property
+    def card_mask(self) -> Array:
+        p = self.pad
+        out: Array = self.mask[p:-p, p:-p]
+        return out
+
+
+def look(
+    image: Array,
+    table_to_image: Array,
+    quad_mm: Array,
+    size_mm: tuple[float, float],
+    covers_mm: list[Array],
+) -> Look:
+    """The card in ``quad_mm`` (and a margin) on the grid; ``covers_mm``: polygons (mm)
+    known to lie on it, cut out of the mask (with their shadow)."""
+    pad = round(MARGIN_MM * GRID)
+    w, h = grid_shape(size_mm)
+    big = (w + 2 * pad, h + 2 * pad)
+    g2m = grid_to_mm(quad_mm, size_mm, MARGIN_MM)
+    m = table_to_image @ g2m
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    obs = cv2.warpPerspective(image, m, big, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    hgt, wid = image.shape[:2]
+    corners = cv2.perspectiveTransform(
+        np.array([[[0, 0], [big[0], 0], [big[0], big[1]], [0, big[1]]]], np.float64), m
+    )[0]
+    inside = (
+        (corners.min(0) >= 1).all()
+        and (corners[:, 0] < wid - 2).all()
+        and (corners[:, 1] < hgt - 2).all()
+    )
+    mask: Array
+    if inside:
+        mask = np.full((big[1], big[0]), 255, np.uint8)
+    else:
+        mask = cv2.warpPerspective(
+            np.full((hgt, wid), 255, np.uint8), m, big, flags=flags, borderValue=0
+        )
+    if covers_mm:
+        inv = np.linalg.inv(g2m)
+        for poly in covers_mm:
+            pts = cv2.perspectiveTransform(
+                grow(poly, COVER_GROW_MM).reshape(-1, 1, 2).astype(np.float64), inv
+            )
+            cv2.fillPoly(mask, [np.round(pts.reshape(-1, 2) * 4).astype(np.int32)], 0, 8, 2)
+    return Look(reflectance(obs), mask, size_mm, pad)
+
+
+def grow(poly: Array, by_mm: float) -> Array:
+    """A convex polygon (mm) grown outwards by about ``by_mm``."""
+    c = poly.mean(0)
+    rel = poly - c
+    r = np.maximum(np.hypot(rel[:, 0], rel[:, 1]), 1e-6)[:, None]
+    out: Array = c + rel * (1 + by_mm * 1.42 / r)
+    return out
+
+
+def px_per_mm(table_to_image: Array, point_mm: Array) -> float:
+    """Frame pixels per table mm at a table point."""
+    c = np.asarray(point_mm, np.float64)
+    p = np.array([[c, c + np.array([1.0, 0.0]), c + np.array([0.0, 1.0])]], np.float64)
+    q = cv2.perspectiveTransform(p, table_to_image)[0]
+    j = np.stack([q[1] - q[0], q[2] - q[0]])
+    return float(math.sqrt(abs(np.linalg.det(j))))
+
+
+def _turn(a: Array, orientation: int) -> Array:
+    return a if orientation == 0 else a[::-1, ::-1]
+
+
+@dataclass(frozen=True)
+class Decision:
+    label: str | None  # a card id, BACK, or None (not sure)
+    best: str  # the best label, even when not sure
+    orientation: int  # 0: as hypothesised, 1: turned 180 degrees
+    shift_mm: tuple[float, float]  # in the card's own axes (x along its short side)
+    explained: int  # cells the best card explains
+    inked: int  # of those, cells where the card shows print (not plain paper)
+    seen: int  # cells seen
+    margin: float  # normalised margin over the closest rival (0.5: as expected)
+    gap: float  # the rival's extra mismatch, in capped cells
+    rival: str
+    index_seen: tuple[bool, bool] = (False, False)  # top-left, bottom-right index corner
+    expected: float = 0.0  # the closest rival's expected gap (capped cells)
+    shown_gap: float = 0.0  # the least gap over a rival counted on cells that show print
+    card_like: bool = False  # the best card explains the print: a card, if not sure which
+    index_lead: float = float("inf")  # how much better its index corners fit than any
+    # other likely card's (capped cells; negative: another fits better; inf: none seen)
+
+
+NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
+
+
+def _coarse_scores(group: SizeGroup, lk: Look) -> Array:
+    """(2, N) mean squared coarse mismatch of every template, both orientations (masked
+    sums of squares as matrix products)."""
+    p = lk.pad
+    thumb = to_coarse(np.ascontiguousarray(lk.refl[p:-p, p:-p]))
+    wgt = cv2.resize(lk.card_mask, thumb.shape[1::-1], interpolation=cv2.INTER_AREA) >= 252
+    x = np.stack([thumb.ravel(), thumb[::-1, ::-1].ravel()])  # (2, D)
+    w = np.repeat(np.stack([wgt.ravel(), wgt[::-1, ::-1].ravel()]), 3, axis=1).reshape(2, -1)
+    w = w.astype(np.float32)
+    t = group.coarse.reshape(len(group.labels), -1)  # (N, D)
+    ssd = group.coarse_sq @ w.T - 2 * t @ (w * x).T + ((w * x * x).sum(1))[None, :]
+    out: Array = (ssd / np.maximum(w.sum(1), 1.0)[None, :]).T
+    return out
+
+
+def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int, turn: bool) -> Array:
+    """The rigid motion (2x3, grid pixels of the look turned ``o``: template point ->
+    look point, margin excluded) that best lines template ``n`` up with the card: a
+    shift by template matching at 1 px/mm over the margin, then (``turn``) ECC for a
+    small turn as well."""
+    view = to_align(np.ascontiguousarray(_turn(lk.refl, o)))
+    mask = np.ascontiguousarray(_turn(lk.mask, o))
+    tmpl = group.align[level][n]
+    th, tw = tmpl.shape
+    tmask = cv2.resize(
+        mask[lk.pad : -lk.pad, lk.pad : -lk.pad], (tw, th), interpolation=cv2.INTER_NEAREST
+    )
+    if tmask.min() == 0:
+        res = cv2.matchTemplate(view, tmpl, cv2.TM_SQDIFF, mask=(tmask > 0).astype(np.float32))
+    else:
+        res = cv2.matchTemplate(view, tmpl, cv2.TM_SQDIFF)
+    _, _, (bx, by), _ = cv2.minMaxLoc(res)
+    # template (1 px/mm) -> view (1 px/mm)
+    start: Array = np.array([[1, 0, bx], [0, 1, by]], np.float32)
+    warp: Array = start
+    if turn:
+        vmask = cv2.resize(mask, view.shape[::-1], interpolation=cv2.INTER_NEAREST)
+        try:
+            found: Any = cv2.findTransformECC(
+                tmpl,
+                view,
+                start.copy(),
+                cv2.MOTION_EUCLIDEAN,
+                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
+                vmask,
+                1,
+            )
+            warp = np.asarray(found[1])
+        except cv2.error:
+            warp = start
+    # A turn beyond a few degrees or a jump away from the shift found: not trusted.
+    if abs(float(warp[0, 1])) > 0.06 or np.abs(warp[:, 2] - start[:, 2]).max() > 2.0:
+        warp = start
+    # To grid pixels (x_grid = 2 x + 0.5), relative to the card's hypothesised place.
+    out: Array = warp.astype(np.float64).copy()
+    out[:, 2] = out[:, 2] * 2 - out[:, :2] @ np.array([0.5, 0.5]) + 0.5 - lk.pad
+    return out
+
+
+def _turn_warp(warp: Array, size_mm: tuple[float, float]) -> Array:
+    """The same motion seen in the look turned 180 degrees."""
+    w, h = grid_shape(size_mm)
+    f = np.array([[-1.0, 0.0, w - 1], [0.0, -1.0, h - 1], [0.0, 0.0, 1.0]])
+    m = np.vstack([warp, [0.0, 0.0, 1.0]])
+    out: Array = (f @ m @ f)[:2]
+    return out
+
+
+def _cell_valid(mask: Array, size_mm: tuple[float, float], need: float = 0.8) -> Array:
+    x0, y0, cols, rows = cell_layout(size_mm)
+    inner = mask[y0 : y0 + rows * CELL, x0 : x0 + cols * CELL].astype(np.float32) / 255
+    frac = inner.reshape(rows, CELL, cols, CELL).mean(axis=(1, 3)).ravel()
+    out: Array = frac >= need
+    return out
+
+
+@dataclass(frozen=True)
+class _View:
+    """The card lined up with the templates, as hypothesised (``o`` 0) and turned."""
+
+    cells: list[Array]  # per orientation: (cells, P)
+    valid: list[Array]  # per orientation: (cells,) bool
+    shifts: list[Array | None]  # per corner of the unturned view (top-left, bottom-right
+    # turned to the top-left): every small shift of its index region, (shifts, D), if seen
+
+
+def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
+    """The look brought onto the template frame by ``warp`` (orientation 0); index
+    corners are read only where the card's outline shows (``corners_shown``)."""
+    w, h = grid_shape(lk.size_mm)
+    m = warp.copy()
+    m[:, 2] += lk.pad
+    card = cv2.warpAffine(
+        lk.refl, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+    cmask = cv2.warpAffine(lk.mask, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    x0, y0, x1, y1 = INDEX_BOX
+    s = INDEX_SHIFT
+    shifts: list[Array | None] = []
+    for corner in (0, 1):
+        if not corners_shown[corner] or _turn(cmask, corner)[y0:y1, x0:x1].mean() < 0.97 * 255:
+            shifts.append(None)
+            continue
+        region = _turn(card, corner)[y0 - s : y1 + s, x0 - s : x1 + s]
+        stack = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, x1 - x0, 3))
+        shifts.append(stack.reshape((2 * s + 1) ** 2, -1))
+    cells = to_cells(card, lk.size_mm)
+    valid = _cell_valid(cmask, lk.size_mm)
+    turned = to_cells(np.ascontiguousarray(card[::-1, ::-1]), lk.size_mm)
+    return _View([cells, turned], [valid, valid[::-1].copy()], shifts)
+
+
+def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
+    """The template blur level that best fits this card (judged on the likeliest card, on
+    the cells seen): the frame's scale gives a guess, camera focus and motion the rest."""
+    cells = v.cells[o][v.valid[o]]
+    if len(cells) == 0:
+        return guess
+    fits = [
+        float(np.minimum(((cells - group.cells[lv][n, v.valid[o]]) ** 2).mean(-1), CAP).sum())
+        for lv in range(len(group.cells))
+    ]
+    return int(np.argmin(fits))
+
+
+def _cell_mismatch(group: SizeGroup, v: _View, level: int, cand: Array) -> list[Array]:
+    """Per orientation, (seen cells, N) mean squared mismatch of the templates ``cand``
+    (infinite for the others)."""
+    out = []
+    templates = group.cells[level][cand]  # (K, C, P)
+    energy = group.energy[level][cand].T  # (C, K)
+    n = len(group.labels)
+    for o in (0, 1):
+        cells = v.cells[o]
+        cross = np.einsum("kcp,cp->ck", templates, cells)
+        e_obs = (cells * cells).sum(-1)
+        d = (e_obs[:, None] + energy - 2 * cross)[v.valid[o]]
+        full = np.full((len(d), n), np.inf, np.float32)
+        full[:, cand] = np.maximum(d / cells.shape[1], 0.0)
+        out.append(full)
+    return out
+
+
+def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> Array:
+    """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
+    after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
+    out = np.full((2, len(rows), 2), np.nan)
+    patches = group.index[level][rows]  # (R, 2, h, w, 3): top-left, bottom-right turned
+    flat = patches.reshape(len(rows), 2, -1)
+    energy = (flat * flat).sum(-1)  # (R, 2)
+    unit = CELL * CELL * 3
+    for corner in (0, 1):  # corner of the unturned view
+        stack = v.shifts[corner]
+        if stack is None:
+            continue
+        e = (stack * stack).sum(-1)  # (S,)
+        cross = stack @ flat.reshape(-1, flat.shape[-1]).T  # (S, R * 2)
+        ssd = (e[:, None] + energy.reshape(1, -1) - 2 * cross).min(0).reshape(len(rows), 2)
+        # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
+        # other one.
+        out[0, :, corner] = ssd[:, corner] / unit
+        out[1, :, 1 - corner] = ssd[:, 1 - corner] / unit
+    result: Array = np.maximum(out, 0.0)
+    return result
+
+
+def identify(
+    group: SizeGroup,
+    lk: Look,
+    level: int,
+    min_explained: int = 8,
+    min_margin: float = 0.3,
+    min_gap: float = 1.0,
+    sure_pose: bool = False,
+    corners_shown: tuple[bool, bool] = (True, True),
+    min_shown_gap: float = 0.8,
+) -> Decision:
+    """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
+    sharply all round, so its turn needs no correcting.  ``min_shown_gap``: the gap over
+    every rival that a card not seen whole must show on cells with print (a blank where a
+    rival has print may be the paper of a card lying on it, unseen)."""
+    coarse = _coarse_scores(group, lk)
+    if float(coarse.min()) > NOT_A_CARD:
+        return NOTHING
+    o0, n0 = (int(x) for x in np.unravel_index(int(np.argmin(coarse)), coarse.shape))
+    warp = _align(group, lk, n0, o0, level, turn=not sure_pose)
+    warp0 = warp if o0 == 0 else _turn_warp(warp, lk.size_mm)
+    view = _view(lk, warp0, corners_shown)
+    level = _blur_of(group, view, n0, o0, level)
+    labels = np.array(group.labels)
+    # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
+    cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
+    dists = _cell_mismatch(group, view, level, cand)
+    # A card partly hidden may be hidden by another card's bare paper, which looks like
+    # the bare paper of this one: where the card looks bare, a card printed there counts
+    # for little (print seen where a card has none still counts in full).
+    caps = []
+    for o in (0, 1):
+        plain = ((view.cells[o][view.valid[o]] - 1.0) ** 2).mean(-1)
+        bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
+        caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
+    totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
+    totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
+    # Index corners of the best few cards, each lined up on its own, add their evidence.
+    short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
+    index_all = _index_mismatch(group, view, list(range(len(labels))), level)  # (2, N, 2)
+    index = index_all[:, short]  # (2, R, 2)
+    scores = totals[:, short] + np.nansum(index, axis=2)  # (2, R)
+    o_best, k_best = (int(x) for x in np.unravel_index(int(np.argmin(scores)), scores.shape))
+    n_best = short[k_best]
+    label = group.labels[n_best]
+    best_score = float(scores[o_best, k_best])
+    d_best = dists[o_best][:, n_best]
+    valid = view.valid[o_best]
+    explained = int((d_best < GOOD).sum())
+    ink = group.inked[valid, n_best]
+    # Printed cells count as explained where the card fits them much better than plain
+    # paper would (a bare table, or the paper of another card, fits plain paper).
+    plain = ((view.cells[o_best][valid] - 1.0) ** 2).mean(-1)
+    inked = int((ink & (d_best < 0.5 * plain)).sum())
+    inked_share = inked / max(int(ink.sum()), 1)
+    seen = int(valid.sum())
+    seen_corners = ~np.isnan(index[o_best, k_best])
+    # The margin over each rival: its extra mismatch against the two cards' own difference
+    # where this card is seen (0.5 when the card is exactly the best template).  Cells
+    # neither card explains are hidden (a hand, glare): they say nothing.
+    worst_margin, worst_gap, rival, worst_expected = 1.0, float("inf"), "", 0.0
+    shown_gap = float("inf")
+    rivals = [k for k in range(len(short)) if labels[short[k]] != label]
+    rivals = sorted(rivals, key=lambda k: float(scores[:, k].min()))[:RIVALS]
+    if rivals:
+        ro = [int(np.argmin(scores[:, k])) for k in rivals]
+        gaps = (scores[ro, rivals] - best_score) / CAP
+        d_riv = np.stack(
+            [dists[o][:, short[k]] if o == o_best else dists[o][::-1, short[k]]
+             for k, o in zip(rivals, ro, strict=True)]
+        )  # fmt: skip
+        told = np.minimum(d_best[None], d_riv) < CAP / 2
+        expected = _expected(group, level, n_best, o_best, [short[k] for k in rivals], ro,
+                             valid, told, seen_corners)  # fmt: skip
+        margins = 0.5 * gaps / np.maximum(expected, 1e-6)
+        # The gap counted only where the card shows print: a blank where a rival has
+        # print may be another card's paper lying on it, not this card's own.
+        inked_obs = plain >= BARE
+        shown = (np.minimum(d_riv, CAP) - np.minimum(d_best, CAP)[None])[:, inked_obs]
+        shown_gap = float(shown.sum(1).min()) / CAP
+        w = int(np.argmin(margins))
+        worst_expected = float(expected[w])
+        worst_margin, worst_gap, rival = (
+            float(margins[w]),
+            float(gaps[w]),
+            str(labels[short[rivals[w]]]),
+        )
+    # Index-corner agreement: where an index corner shows, no other card's index may fit
+    # it clearly better (a card's print elsewhere can be another card's) -- unless the
+    # card is seen whole with a sharp outline (then a tiny suit sign is all that differs).
+    index_lead = float("inf")
+    if seen_corners.any():
+        sums = np.nansum(index_all, axis=2)  # (2, N)
+        others = labels != label
+        if others.any():
+            index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
+    card_like = inked >= min_explained and inked_share >= MIN_INKED_SHARE
+    # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
+    whole = seen >= 0.9 * len(valid)
+    clean = explained >= CLEAN_SHARE * seen
+    sure = (
+        card_like
+        and worst_margin >= min_margin
+        and worst_gap >= min_gap
+        and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
+        and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
+        and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
+        and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
+        and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen)
+    )
+    warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
+    sx, sy = warp_best[0, 2], warp_best[1, 2]
+    shift_mm = (sx / GRID, sy / GRID) if o_best == 0 else (-sx / GRID, -sy / GRID)
+    return Decision(
+        label if sure else None,
+        label,
+        o_best,
+        (float(shift_mm[0]), float(shift_mm[1])),
+        explained,
+        inked,
+        seen,
+        worst_margin,
+        worst_gap,
+        rival,
+        (bool(seen_corners[0]), bool(seen_corners[1])),
+        worst_expected,
+        shown_gap,
+        card_like,
+        index_lead,
+    )
+
+
+def _favourites(scores: Array, labels: Array, k: int) -> list[int]:
+    """Positions of the best-scoring entry of each of the ``k`` best distinct labels."""
+    out: list[int] = []
+    chosen: set[str] = set()
+    for i in np.argsort(scores, kind="stable"):
+        if labels[i] in chosen or not np.isfinite(scores[i]):
+            continue
+        chosen.add(str(labels[i]))
+        out.append(int(i))
+        if len(out) == k:
+            break
+    return out
+
+
+def _expected(
+    group: SizeGroup,
+    level: int,
+    a: int,
+    oa: int,
+    others: list[int],
+    orients: list[int],
+    valid: Array,
+    told: Array,
+    corners_seen: Array,
+) -> Array:
+    """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
+    look where the card is seen and either explains it: capped cells plus index corners,
+    in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
+    ta = group.cells[level][a]  # (C, P)
+    tb = []
+    for b, ob in zip(others, orients, strict=True):
+        if ob == oa:
+            tb.append(group.cells[level][b])
+        else:  # ``b`` turned relative to ``a``
+            tb.append(group.turned_cells(level, b))
+    dd = ((ta[None] - np.stack(tb)) ** 2).mean(-1)[:, valid]  # (R, Cv)
+    total = (np.minimum(dd, CAP) * told).sum(1) / CAP
+    for corner in (0, 1):
+        if not corners_seen[corner]:
+            continue
+        pa = group.index[level][a, corner]
+        for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
+            pb = group.index[level][b, corner ^ (oa != ob)]
+            total[i] += float(((pa - pb) ** 2).sum()) / (CELL * CELL * 3) / CAP
+    out: Array = total
+    return out
+
+
+__all__ = ["BACK", "Decision", "Look", "identify", "look", "px_per_mm"]
