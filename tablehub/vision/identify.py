@@ -289,6 +289,9 @@ def _read(
     done: list[_Read] = []
     unknown: list[_Read] = []
     unsure: list[Array] = []  # cards not identified, known to lie on top of later ones
+    # Well-supported outlines next to a card read (a copy just under it on a pile, its own
+    # corner): card edges, not a hand's, so they are no cover for the tracker either.
+    echoes: list[Array] = []
     n = min(len(hyp), t.max_hypotheses)
     if n == 0:
         return [], []
@@ -302,9 +305,11 @@ def _read(
         above = [r.quad_mm for r in done] + unsure
         if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown]):
             _trace(quad, "same as a card read")
+            echoes.append(quad)
             continue
         if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown]):
             _trace(quad, "a corner of a card read")
+            echoes.append(quad)
             continue
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         if covers and not _may_show(quad, size, covers):
@@ -340,6 +345,7 @@ def _read(
         u.reading for u in unknown if not any(_overlap(u.quad_mm, r.quad_mm) > 0.3 for r in done)
     ]
     claimed = [corners.transform(h, r.quad_mm) for r in done + unknown]
+    claimed += [corners.transform(h, q) for q in echoes]
     return out, claimed
 
 
@@ -472,13 +478,19 @@ def _confidence(dec: match.Decision, t: Thresholds) -> float:
     return float(1.0 / (1.0 + math.exp(-2.0 * z)))
 
 
+OUTLINE_PX = 9  # an outline's edge pixels, dilated, lie within 4 px of it
+
+
 def _uncovered_blobs(em: corners.EdgeMap, claimed: list[Array]) -> list[Array]:
     """Hulls (frame pixels) of big edge clusters that no reading explains: a hand, a mug,
     cards nothing could be read from."""
     edges = cv2.dilate(em.edges, np.ones((5, 5), np.uint8))
     scale = 1.0 / em.shrink
     for quad in claimed:
-        cv2.fillPoly(edges, [np.round(quad * em.shrink).astype(np.int32)], 0)
+        poly = [np.round(quad * em.shrink).astype(np.int32)]
+        cv2.fillPoly(edges, poly, 0)
+        # and the outline's own edge, which the dilation spread just outside the quad
+        cv2.polylines(edges, poly, True, 0, thickness=OUTLINE_PX)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = []
     min_area = 1400.0 * corners.work_scale(em) ** 2  # a quarter of a card, in work pixels
