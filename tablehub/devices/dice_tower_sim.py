@@ -92,6 +92,21 @@ def parse_dice(spec: str) -> list[str]:
     return dice
 
 
+def parse_shown(line: str) -> tuple[int, list[tuple[int, str]]]:
+    """A ``shown`` event line -> (throw id, the dice as they lie), e.g.
+    ``shown 3 6:green,2:purple`` -> (3, [(6, "green"), (2, "purple")]); ValueError if not."""
+    words = line.split()
+    if len(words) != 3 or words[0] != "shown":
+        raise ValueError(f"not a shown line: {line!r}")
+    dice = []
+    for die in words[2].split(","):
+        value, _, colour = die.partition(":")
+        if not value.isdigit() or not 1 <= int(value) <= 6 or colour not in COLOURS:
+            raise ValueError(f"bad die {die!r} in {line!r}")
+        dice.append((int(value), colour))
+    return int(words[1]), dice
+
+
 def seeded_reader(
     cocked: float,
 ) -> Reader:

@@ -57,6 +57,7 @@ FEEDS: dict[str, str] = {
 SIMULATIONS: dict[str, str] = {
     "almost-got-im": "tablehub.service.almost_got_im_demo:simulation",
     "chaos-in-gotham": "tablehub.service.chaos_demo:simulation",
+    "dice-tray": "tablehub.service.dice_tray_sim:simulation",
     "get-adler": "tablehub.service.get_adler_demo:simulation",
 }
 
@@ -287,6 +288,9 @@ def _attach_camera(
     if opts.simulated and opts.simulation is not None:
         opts.simulation(hub, hands)
         states["camera"] = DeviceState("SIMULATED", "the game's simulated table")
+        tower = getattr(opts.simulation, "tower_state", None)  # a dice table's own tower
+        if isinstance(tower, DeviceState):
+            states["tower"] = tower
         return
     if opts.simulated and game == "high-card":
         from tablehub.service.sim_table import (

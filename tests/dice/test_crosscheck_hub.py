@@ -7,7 +7,6 @@ again), then asks the table to roll again."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,33 +15,14 @@ import numpy as np
 from tablehub.config import parse_config
 from tablehub.devices.camera import SimulatedCamera
 from tablehub.devices.dice_tower import TowerFeed
-from tablehub.devices.dice_tower_sim import SimProcess
+from tablehub.devices.dice_tower_sim import SimProcess, parse_shown
 from tablehub.referee.base import AskTable, Output, Reread, Setup
 from tablehub.referee.dice_check import ASK_DISAGREE, ASK_UNREADABLE
 from tablehub.referee.dice_tray import DiceTrayReferee
 from tablehub.service.app import Devices, Hub
+from tablehub.service.dice_tray_sim import Tray
 from tablehub.service.journal import Journal
 from tablehub.vision.dice_reader import DiceFrameReader
-from tablehub.vision.dice_render import render_throw
-
-
-class Tray:
-    """The dice as they really lie, seen by a simulated camera fixed over the tray."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.image, _, self.camera = render_throw([], self.rng)
-
-    def show(self, dice: list[tuple[int, str]], cocked: float = 0.0) -> None:
-        self.image = render_throw(dice, self.rng, cocked, camera=self.camera)[0]
-
-    def frame(self, index: int) -> object:
-        return self.image
-
-
-def shown_dice(line: str) -> list[tuple[int, str]]:
-    """``shown 3 6:green,2:purple`` -> [(6, "green"), (2, "purple")]."""
-    return [(int(v), c) for v, c in (d.split(":") for d in line.split()[2].split(","))]
 
 
 def test_the_hub_passes_on_only_throws_the_tower_and_camera_agree_on(tmp_path: Path) -> None:
@@ -60,7 +40,7 @@ async def _scenario(tmp_path: Path) -> None:
     session = journal.start_session("dice-tray", referee.setup.to_json())
     tray = Tray(3)
     lines: list[str] = []
-    camera = SimulatedCamera(640, 480, tray.frame)  # type: ignore[arg-type]
+    camera = SimulatedCamera(640, 480, tray.frame)
     devices = Devices(camera=camera, reader=DiceFrameReader(tray.camera), fps=20)
     devices.feeds.append(TowerFeed(config, lines.append))
     hub = Hub(journal, referee, session, devices, lines.append)
@@ -77,7 +57,7 @@ async def _scenario(tmp_path: Path) -> None:
 
     async def roll(cocked: float = 0.0) -> list[tuple[int, str]]:
         sim.control("roll")
-        dice = shown_dice(await asyncio.to_thread(sim.wait_for, "shown", 15))
+        _, dice = parse_shown(await asyncio.to_thread(sim.wait_for, "shown", 15))
         tray.show(dice, cocked)
         return dice
 
