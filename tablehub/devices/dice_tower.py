@@ -677,6 +677,19 @@ class TowerFeed:
             rolls.close()
             await asyncio.to_thread(tower.close)
 
+    def device_state(self) -> tuple[str, str]:
+        """(state, detail) for the status page, as the link is now (it reconnects by
+        itself, so what it was at start-up goes stale): the state is "SIMULATED" or "ok"
+        while connected, else "failed"; the detail is the status line with its counters."""
+        tower = self.tower
+        if tower is None:
+            return "failed", f"dice tower not open yet on {self.config.dice_tower.port}"
+        status = tower.status()
+        if status.state != "connected":
+            return "failed", status.line()
+        simulated = status.simulated or self.config.dice_tower.port == "sim"
+        return ("SIMULATED" if simulated else "ok"), status.line()
+
     def reread(self) -> None:
         """Ask the tower to read the tray again (its answer comes as a new result); the
         command waits for the tower's acknowledgement, so off the event loop."""

@@ -28,7 +28,7 @@ from tablehub.referee import load_referee
 from tablehub.referee.base import Setup
 from tablehub.service.app import Devices, FrameReader, Hub, open_session
 from tablehub.service.journal import Journal
-from tablehub.service.web.board import DeviceState
+from tablehub.service.web.board import DeviceProbe, DeviceState
 
 if TYPE_CHECKING:
     from tablehub.service.web.server import WebServer as WebSite
@@ -135,11 +135,12 @@ async def serve(config: Config, opts: RunOptions) -> Outcome:
         say(f"[hub] voice: {voice.description}")
         health = {"voice": _voice_state(config, voice.description)}
         devices = Devices(voice=voice, fps=config.camera.fps)
-        devices.feeds += _feeds(config, opts.simulated, say, health)
+        probes: dict[str, DeviceProbe] = {}
+        devices.feeds += _feeds(config, opts.simulated, say, health, probes)
         hub = Hub(journal, referee, session_id, devices, say)
         hands = _attach_panel(config, opts, hub, len(referee.setup.seats), health)
         _attach_camera(config, opts, hub, game, hands, health)
-        site = await _start_web(config, data_dir, hub, health, say) if opts.web else None
+        site = await _start_web(config, data_dir, hub, health, say, probes) if opts.web else None
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -179,7 +180,10 @@ def _feeds(
     simulated: bool,
     say: Callable[[str], None],
     health: dict[str, DeviceState] | None = None,
+    probes: dict[str, DeviceProbe] | None = None,
 ) -> list[Feed]:
+    """The configured feeds; their state at start into ``health``, and into ``probes`` a
+    way to ask it again for those that report it (``device_state()``: the tower)."""
     feeds: list[Feed] = []
     states = health if health is not None else {}
     states["tower"] = DeviceState("not in use", "no dice tower feed installed")
@@ -200,7 +204,14 @@ def _feeds(
         sim = simulated or (name == "dice" and config.dice_tower.port == "sim")
         detail = config.dice_tower.port if name == "dice" else ""
         states[key] = DeviceState("SIMULATED" if sim else "ok", detail)
+        live = getattr(feed, "device_state", None)
+        if probes is not None and callable(live):
+            probes[key] = _probe(live)
     return feeds
+
+
+def _probe(live: Callable[[], tuple[str, str]]) -> DeviceProbe:
+    return lambda: DeviceState(*live())
 
 
 def _voice_state(config: Config, description: str) -> DeviceState:
@@ -215,6 +226,7 @@ async def _start_web(
     hub: Hub,
     health: dict[str, DeviceState],
     say: Callable[[str], None],
+    probes: dict[str, DeviceProbe] | None = None,
 ) -> WebSite | None:
     """The web page and control API on ``web.bind``; a failure is printed, not fatal."""
     if not config.web.enabled:
@@ -230,7 +242,7 @@ async def _start_web(
         say(f"[web] not started: {err}")
         return None
     try:
-        server = WebServer(hub, PublicBoard(hub, health), token_path(data_dir))
+        server = WebServer(hub, PublicBoard(hub, health, probes), token_path(data_dir))
         addresses = await server.start(config.web.host, config.web.port)
     except OSError as err:
         say(

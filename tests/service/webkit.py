@@ -17,7 +17,7 @@ from tablehub.observations import ManualEvent
 from tablehub.referee.base import Referee, Setup
 from tablehub.service.app import Devices, Hub, open_session
 from tablehub.service.journal import Journal
-from tablehub.service.web.board import DeviceState, PublicBoard
+from tablehub.service.web.board import DeviceProbe, DeviceState, PublicBoard
 from tablehub.service.web.server import WebServer
 from tablehub.service.web.token import ensure_token, token_path
 
@@ -95,6 +95,7 @@ async def running_site(
     setup: Setup,
     devices: dict[str, DeviceState] | None = None,
     hub_devices: Devices | None = None,
+    probes: dict[str, DeviceProbe] | None = None,
     **server_options: Any,
 ) -> AsyncIterator[Site]:
     """A new session of ``referee_cls`` refereed by a Hub (its loop running) with the web
@@ -102,7 +103,7 @@ async def running_site(
     journal = Journal(tmp_path / "journal.sqlite3")
     referee, session, resumed = open_session(journal, referee_cls, setup)
     hub = Hub(journal, referee, session, hub_devices or Devices())
-    board = PublicBoard(hub, DEVICES if devices is None else devices)
+    board = PublicBoard(hub, DEVICES if devices is None else devices, probes)
     token, _ = ensure_token(tmp_path)
     server = WebServer(hub, board, token_path(tmp_path), **server_options)
     (host, port), *_ = await server.start("127.0.0.1", 0)

@@ -27,6 +27,7 @@ import functools
 import json
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -54,18 +55,28 @@ DEVICE_ORDER = ("camera", "tower", "panel", "voice")
 
 @dataclass(frozen=True)
 class DeviceState:
-    """How a device started: ``state`` is "ok", "SIMULATED", "not in use" or "failed"."""
+    """How a device is: ``state`` is "ok", "SIMULATED", "not in use" or "failed"."""
 
     state: str
     detail: str = ""
 
 
+DeviceProbe = Callable[[], DeviceState]
+"""A device's state now, for devices that change while the hub runs (the dice tower)."""
+
+
 class PublicBoard:
     """The public status of one hub session, for the page, ``/api/status`` and the events."""
 
-    def __init__(self, hub: Hub, devices: dict[str, DeviceState] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        devices: dict[str, DeviceState] | None = None,
+        probes: dict[str, DeviceProbe] | None = None,
+    ) -> None:
         self.hub = hub
         self.devices = dict(devices or {})
+        self.probes = dict(probes or {})  # asked at every refresh, over ``devices``
         self.announcements: deque[dict[str, Any]] = deque(maxlen=ANNOUNCEMENTS)
         self._said = 0  # announcements so far (numbers them)
         self.next_request: str | None = None  # the last WaitNext the referee asked for
@@ -228,7 +239,7 @@ class PublicBoard:
             "turn": _seat_name(_first(public, TURN_KEYS), seats, places),
             "scores": _scores(_first(public, SCORE_KEYS), seats, places),
             "announcements": list(self.announcements),
-            "devices": {name: asdict(self.devices[name]) for name in _device_order(self.devices)},
+            "devices": self._device_states(),
             "session": {
                 "id": self.hub.session_id,
                 "records": sum(1 for s in self.sealed if not s),
@@ -236,6 +247,16 @@ class PublicBoard:
             },
             "public": public,
         }
+
+    def _device_states(self) -> dict[str, dict[str, str]]:
+        states = dict(self.devices)
+        for name, probe in self.probes.items():
+            try:
+                states[name] = probe()
+            except Exception:  # a probe must never stop the page: keep the last known
+                log.debug("device probe %s failed", name, exc_info=True)
+        self.devices = states
+        return {name: asdict(states[name]) for name in _device_order(states)}
 
 
 def _entry(seq: int, record: Record, changed: dict[int, str]) -> dict[str, Any]:

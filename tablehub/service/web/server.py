@@ -77,8 +77,11 @@ class WebServer:
         answer_timeout: float = 10.0,
         heartbeat: float = 15.0,
         max_streams: int = 32,
+        device_poll: float = 2.0,
     ) -> None:
         self.hub = hub
+        self.device_poll = device_poll  # seconds between looks at the board's live devices
+        self._poller: asyncio.Task[None] | None = None
         self.board = board
         self.token_file = token_file
         self.answer_timeout = answer_timeout
@@ -101,10 +104,22 @@ class WebServer:
             await runner.cleanup()
             raise
         self._runner = runner
+        if self.board.probes:
+            self._poller = asyncio.get_running_loop().create_task(self._poll_devices())
         return [(str(a[0]), int(a[1])) for a in runner.addresses]
+
+    async def _poll_devices(self) -> None:
+        """A device that changes by itself (the tower unplugged, reconnected) changes no
+        record, so the board is refreshed on a timer too; it wakes pages only on a change."""
+        while not self._closing:
+            await asyncio.sleep(self.device_poll)
+            self.board.refresh()
 
     async def stop(self) -> None:
         self._closing = True
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
         self.board.close()  # live pages' event streams end
         if self._runner is not None:
             await self._runner.cleanup()
