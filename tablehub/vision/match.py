@@ -48,7 +48,9 @@ CAP = 0.03  # a cell's mismatch counts up to this much (mean squared reflectance
 GOOD = 0.012  # a cell this close is explained by the template
 MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
 INDEX_SHORTLIST = 8  # cards whose index corners are compared
-COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell
+COARSE_SHORTLIST = 128  # cards compared cell by cell: every card of a deck this size (the
+# coarse thumbnails of a card partly hidden by something unread can rank the right card
+# low, and a rival then wins against the rest: rg upgrade-19 read as upgrade-17)
 MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
