@@ -10,7 +10,8 @@ and ``identify`` then
    then ECC for a small turn): the finder's pose may be a few millimetres off where a
    card's edge cannot be seen (a white card on a white card).  Cards of a deck share
    their layout, so this lines the card up whichever card it is;
-3. compares the likeliest cards (``COARSE_SHORTLIST`` of them) cell by cell (3 mm cells,
+3. compares the likeliest cards (``COARSE_SHORTLIST`` of them; all of them unless one
+   explains a card seen whole) cell by cell (3 mm cells,
    each cell's mismatch capped, so a hand or glare spoils only the cells it touches), adds
    the evidence of the index corners (each lined up on its own: a glyph is small), and
    decides: the best card must explain enough printed cells and beat every other card by
@@ -48,7 +49,10 @@ CAP = 0.03  # a cell's mismatch counts up to this much (mean squared reflectance
 GOOD = 0.012  # a cell this close is explained by the template
 MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
 INDEX_SHORTLIST = 8  # cards whose index corners are compared
-COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell
+COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell; every
+# card is, unless the best of them explains a card seen whole (the coarse thumbnails of a
+# card partly hidden by something unread can rank the right card out: rg upgrade-19 was
+# read as upgrade-17)
 MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
@@ -377,6 +381,9 @@ def identify(
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
     dists = _cell_mismatch(group, view, level, cand)
+    if len(cand) < len(labels) and _worth_all(dists, view):
+        cand = np.arange(len(labels))
+        dists = _cell_mismatch(group, view, level, cand)
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).
@@ -480,6 +487,17 @@ def identify(
         card_like,
         index_lead,
     )
+
+
+def _worth_all(dists: list[Array], v: _View) -> bool:
+    """Whether to compare every card: the best one compared explains most of what is seen
+    (a card lies there), but not nearly every cell of a card seen whole."""
+    share = max(
+        float((d < GOOD).sum(0).max()) / max(int(valid.sum()), 1)
+        for d, valid in zip(dists, v.valid, strict=True)
+    )
+    whole = int(v.valid[0].sum()) >= 0.9 * len(v.valid[0])
+    return share >= EXPLAINED_SHARE and not (whole and share >= CLEAN_SHARE)
 
 
 def _favourites(scores: Array, labels: Array, k: int) -> list[int]:

@@ -15,7 +15,7 @@ import pytest
 
 from bench.cards import standin_deck
 from tablehub.vision.identify import EnrolledDeck, read_cards
-from tablehub.vision.scene import Camera, CardPlacement, Lighting, Scene, render_scene
+from tablehub.vision.scene import Camera, CardPlacement, Glare, Lighting, Scene, render_scene
 
 PILE = ("agi:diamonds-5", "agi:bats-k", "agi:bats-2")
 CAMERA = Camera(
@@ -97,3 +97,49 @@ def test_fan_index_corner_must_agree() -> None:
     ids = {r.card_id for r in readings}
     assert "oc-bordered:d-8" in ids
     assert ids <= {"oc-bordered:s-a", "oc-bordered:c-7", "oc-bordered:d-8"}, ids
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_card_under_unread_ones_is_compared_with_every_card(seed: int) -> None:
+    """A fan of four Rogues Gallery cards (2.5 px/mm, glare on the bottom one): a strip of
+    upgrade 19 shows under upgrade 20, whose neighbour was not read.  The coarse look at
+    the strip ranked upgrade 19 out of the cards compared cell by cell, so upgrade 17 won
+    against the rest; every card of the deck is compared now."""
+    deck, faces, _ = standin_deck("rg")
+    fan = ("rg:upgrade-19", "rg:upgrade-20", "rg:accomplice-27", "rg:batman-3")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement(fan[0], (746.55, 402.40), 80.51),
+            CardPlacement(fan[1], (746.62, 416.31), 94.78, lift_mm=0.3),
+            CardPlacement(fan[2], (740.67, 432.16), 113.29, lift_mm=0.6),
+            CardPlacement(fan[3], (727.88, 445.21), 133.45, lift_mm=0.9),
+        ],
+        texture="white",
+        texture_seed=647917039,
+        camera=Camera(
+            image_size=(2304, 1296),
+            target_mm=(607.44, 502.28),
+            px_per_mm=2.516,
+            tilt_deg=18.58,
+            tilt_dir_deg=168.90,
+            yaw_deg=2.09,
+            distance_mm=717.1,
+        ),
+        lighting=Lighting(
+            brightness=0.80,
+            gradient=0.58,
+            gradient_dir_deg=357.66,
+            vignette=0.005,
+            colour_gain=(1.026, 0.869, 1.063),
+            glare=(Glare((764.12, 415.57), 12.37, 0.44),),
+        ),
+        blur_px=0.68,
+        noise=4.5,
+        jpeg_quality=71,
+    )
+    rendered = render_scene(scene, np.random.default_rng(seed))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    ids = {r.card_id for r in readings if r.card_id is not None}
+    assert ids <= set(fan), ids  # abstaining is allowed, a wrong id is not
+    assert "rg:batman-3" in ids
