@@ -17,14 +17,13 @@ clockwise from the hub's left; physical seat ``i`` is ``seat-{i+1}``).
 
 from __future__ import annotations
 
-import math
 import random
 import zlib
 from dataclasses import dataclass, field
 
 from tablehub.games.almost_got_im.cards import DECK, character_card_id
 from tablehub.vision.scene import CardPlacement
-from tablehub.vision.zones import Zone, default_zones, seat_angles, zone_of
+from tablehub.vision.zones import Zone, default_zones, seat_spot, zone_of
 
 Point = tuple[float, float]
 FAN_STEP = 30.0  # mm between the cards of a hand laid at the reveal spot
@@ -63,18 +62,8 @@ class Layout:
 
     def seat(self, seat: int, slot: int = 0) -> tuple[Point, float]:
         """The spot of card ``slot`` in front of ``seat`` and its angle (degrees)."""
-        angle = seat_angles(self.seats)[seat]
-        cx, cy = self.width / 2, self.depth / 2
-        dx, dy = math.cos(angle), math.sin(angle)
-        reach = min(
-            (self.width / 2) / abs(dx) if abs(dx) > 1e-9 else math.inf,
-            (self.depth / 2) / abs(dy) if abs(dy) > 1e-9 else math.inf,
-        )
-        r = 0.77 * reach
         side = 65.0 * (slot + 1) // 2 * (1 if slot % 2 else -1)  # extras to either side
-        x = cx + r * dx - side * dy
-        y = cy + r * dy + side * dx
-        return (x, y), math.degrees(angle) + 90.0
+        return seat_spot(self.width, self.depth, self.seats, seat, 0.77, side)
 
     def zone_at(self, point: Point) -> str:
         return zone_of(point, self.zones)

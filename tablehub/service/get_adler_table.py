@@ -20,7 +20,6 @@ see it).  ``placements`` draws the top two cards of each pile (the rest lie unde
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from tablehub.service.sim_camera import lay
 from tablehub.vision.reader import seat_piles
 from tablehub.vision.scene import CardPlacement
-from tablehub.vision.zones import Zone, default_zones, seat_angles, zone_of
+from tablehub.vision.zones import Zone, default_zones, seat_spot, zone_of
 
 Point = tuple[float, float]
 BACK = "adler:back"  # the camera's id of a card back (the renderer draws it face down)
@@ -88,15 +87,7 @@ class AdlerTable:
     def seat_spot(self, seat: int, side: float) -> tuple[Point, float]:
         """A spot in front of ``seat`` (``side`` mm along the table's edge) and the angle
         of a card laid there facing the player."""
-        angle = seat_angles(self.players)[seat]
-        cx, cy = self.width / 2, self.depth / 2
-        dx, dy = math.cos(angle), math.sin(angle)
-        reach = min(
-            (self.width / 2) / abs(dx) if abs(dx) > 1e-9 else math.inf,
-            (self.depth / 2) / abs(dy) if abs(dy) > 1e-9 else math.inf,
-        )
-        r = SEAT_REACH * reach
-        return (cx + r * dx - side * dy, cy + r * dy + side * dx), math.degrees(angle) + 90.0
+        return seat_spot(self.width, self.depth, self.players, seat, SEAT_REACH, side)
 
     @property
     def deck_spot(self) -> Point:

@@ -337,6 +337,27 @@ def _suppress(hyp: Hypotheses, tol_mm: float = 3.0, tol_deg: float = 3.0) -> Hyp
     return take(hyp, np.array(kept, int))
 
 
+def _placed(centre: Array, angle: Array, local: Array, local_normals: Array) -> tuple[Array, Array]:
+    """Outline samples and their normals (card-local mm) turned and moved to each card's
+    pose on the table: (n, samples, 2) each."""
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    world = np.stack(
+        [
+            centre[:, 0:1] + c * local[..., 0] - s * local[..., 1],
+            centre[:, 1:2] + s * local[..., 0] + c * local[..., 1],
+        ],
+        2,
+    )
+    normal = np.stack(
+        [
+            c * local_normals[..., 0] - s * local_normals[..., 1],
+            s * local_normals[..., 0] + c * local_normals[..., 1],
+        ],
+        2,
+    )
+    return world, normal
+
+
 def _outline_samples(size: Array) -> tuple[Array, Array]:
     """Points along each card outline in card coordinates (centre origin), with the
     outward normal of their side; rounded corners left out.  (n, S, 2) each."""
@@ -379,21 +400,7 @@ def fit(
         return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
     rounds = len(reach_mm)
     for r in range(rounds + 1):
-        c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
-        world = np.stack(
-            [
-                centre[:, 0:1] + c * local[..., 0] - s * local[..., 1],
-                centre[:, 1:2] + s * local[..., 0] + c * local[..., 1],
-            ],
-            2,
-        )
-        normal = np.stack(
-            [
-                c * local_normals[..., 0] - s * local_normals[..., 1],
-                s * local_normals[..., 0] + c * local_normals[..., 1],
-            ],
-            2,
-        )
+        world, normal = _placed(centre, angle, local, local_normals)
         px = transform(em.mm_to_work, world.reshape(-1, 2))
         xi = np.round(px[:, 0]).astype(np.int32)
         yi = np.round(px[:, 1]).astype(np.int32)
@@ -580,21 +587,7 @@ def refine(
     keep = np.ones(local.shape[:2], bool)
     for r, reach in enumerate([*reach_mm, 0.6]):
         offsets = np.arange(-reach, reach + 1e-9, step_mm)
-        c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
-        world = np.stack(
-            [
-                centre[:, 0:1] + c * local[..., 0] - s * local[..., 1],
-                centre[:, 1:2] + s * local[..., 0] + c * local[..., 1],
-            ],
-            2,
-        )
-        normal = np.stack(
-            [
-                c * local_normals[..., 0] - s * local_normals[..., 1],
-                s * local_normals[..., 0] + c * local_normals[..., 1],
-            ],
-            2,
-        )
+        world, normal = _placed(centre, angle, local, local_normals)
         probe = world[:, :, None, :] + offsets[None, None, :, None] * normal[:, :, None, :]
         px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
         vals = _sample(image, px)

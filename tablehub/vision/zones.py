@@ -75,6 +75,24 @@ def seat_angles(seats: int) -> list[float]:
     return [hub - gap - span * (i + 0.5) / seats for i in range(seats)]
 
 
+def seat_spot(
+    width_mm: float, depth_mm: float, seats: int, seat: int, reach: float, side_mm: float = 0.0
+) -> tuple[tuple[float, float], float]:
+    """A spot in front of ``seat``: ``reach`` of the way from the table centre to its edge,
+    ``side_mm`` along that edge; and the angle (degrees) of a card laid there facing the
+    player.  Where the simulated tables lay a seat's cards."""
+    angle = seat_angles(seats)[seat]
+    dx, dy = math.cos(angle), math.sin(angle)
+    edge = min(
+        (width_mm / 2) / abs(dx) if abs(dx) > 1e-9 else math.inf,
+        (depth_mm / 2) / abs(dy) if abs(dy) > 1e-9 else math.inf,
+    )
+    r = reach * edge
+    x = width_mm / 2 + r * dx - side_mm * dy
+    y = depth_mm / 2 + r * dy + side_mm * dx
+    return (x, y), math.degrees(angle) + 90.0
+
+
 def default_zones(
     width_mm: float,
     depth_mm: float,

@@ -8,6 +8,7 @@ import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,26 +19,28 @@ from tablehub.referee.base import AskTable, Output, Say, Show
 from tablehub.service import runner
 from tablehub.service.app import Hub
 from tablehub.service.dice_tray_sim import simulation
-from tablehub.service.runner import RunOptions, serve
+from tablehub.service.runner import Outcome, RunOptions, serve
 
 Simulation = Callable[[Hub, PanelHands | None], None]
 
 
-def test_simulated_dice_tray_accepts_the_throws_the_tower_showed(tmp_path: Path) -> None:
+def _run(tmp_path: Path, seed: int, options: dict[str, Any]) -> tuple[Outcome, list[str]]:
+    """``tablehub run --simulated --game dice-tray`` to its end, and its transcript."""
     config = parse_config(
         {"voice": {"engine": "recording"}, "seats": {"count": 2}, "camera": {"fps": 20}},
         env={"TABLEHUB_DATA_DIR": str(tmp_path)},
     )
     lines: list[str] = []
     opts = RunOptions(
-        game="dice-tray",
-        simulated=True,
-        seed=5,
-        options={"throws": 3, "roll_seconds": 0.05},
-        transcript=lines.append,
+        game="dice-tray", simulated=True, seed=seed, options=options, transcript=lines.append
     )
     outcome = asyncio.run(asyncio.wait_for(serve(config, opts), 40))
     assert outcome.finished, lines[-15:]
+    return outcome, lines
+
+
+def test_simulated_dice_tray_accepts_the_throws_the_tower_showed(tmp_path: Path) -> None:
+    outcome, lines = _run(tmp_path, 5, {"throws": 3, "roll_seconds": 0.05})
 
     shown: list[list[tuple[int, str]]] = []  # the dice as they lay, at each accepted throw
     last: list[tuple[int, str]] = []
@@ -84,20 +87,7 @@ def test_with_roll_seconds_0_the_player_throws_on_the_next_button(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(runner.SIMULATIONS, "dice-tray", f"{__name__}:pressing")
-    config = parse_config(
-        {"voice": {"engine": "recording"}, "seats": {"count": 2}, "camera": {"fps": 20}},
-        env={"TABLEHUB_DATA_DIR": str(tmp_path)},
-    )
-    lines: list[str] = []
-    opts = RunOptions(
-        game="dice-tray",
-        simulated=True,
-        seed=2,
-        options={"throws": 2, "roll_seconds": 0},
-        transcript=lines.append,
-    )
-    outcome = asyncio.run(asyncio.wait_for(serve(config, opts), 40))
-    assert outcome.finished, lines[-15:]
+    _, lines = _run(tmp_path, 2, {"throws": 2, "roll_seconds": 0})
     presses = sum("[table] next pressed" in line for line in lines)
     throws = sum(line.startswith("[table] throw ") for line in lines)
     assert presses >= throws >= 2
