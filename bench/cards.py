@@ -94,13 +94,15 @@ def _attribute(reading: CardReading, rendered: RenderedScene) -> int:
     the reading's outline matches (a card read whole, even if another lies on its middle),
     else the card seen under the reading's probe points."""
     if reading.complete:
-        best, best_d = 0, float("inf")
+        # Of cards with that outline (one may lie exactly on another), the one on top.
+        best, best_key = 0, (-1.0, 0.0)
         for k, truth in enumerate(rendered.cards, start=1):
             side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
             for turn in range(4):
                 d = float(np.abs(np.roll(truth.corners_px, turn, 0) - reading.corners).max())
-                if d < 0.25 * side and d < best_d:
-                    best, best_d = k, d
+                key = (round(truth.visible, 1), -d)
+                if d < 0.25 * side and key > best_key:
+                    best, best_key = k, key
         if best:
             return best
     return _probe_label(reading, rendered.labels)

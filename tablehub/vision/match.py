@@ -54,6 +54,8 @@ COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cel
 # card partly hidden by something unread can rank the right card out: rg upgrade-19 was
 # read as upgrade-17)
 MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
+INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its print must
+# show over every rival (rendered scenes: wrong partial readings mostly had both)
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
@@ -67,6 +69,7 @@ COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
 MIN_INKED_SHARE = 0.5  # of the printed cells in view, the share the card must explain
 BARE = 0.004  # a cell this close to plain paper looks bare
 BARE_WEIGHT = 0.25  # what a bare-looking cell can count against a card printed there
+CLEAR_MARGIN = 0.35  # normalised margin of a card seen whole over every other (0.5: ideal)
 NOT_A_CARD = 0.05  # coarse mismatch (mean squared, per pixel) beyond any card
 
 
@@ -435,8 +438,12 @@ def identify(
         # The gap counted only where the card shows print: a blank where a rival has
         # print may be another card's paper lying on it, not this card's own.
         inked_obs = plain >= BARE
+        # An index corner in view shows print by definition: its evidence counts too.
         shown = (np.minimum(d_riv, CAP) - np.minimum(d_best, CAP)[None])[:, inked_obs]
-        shown_gap = float(shown.sum(1).min()) / CAP
+        index_gap = np.array(
+            [np.nansum(index[o, k]) for k, o in zip(rivals, ro, strict=True)]
+        ) - np.nansum(index[o_best, k_best])
+        shown_gap = float((shown.sum(1) + index_gap).min()) / CAP
         w = int(np.argmin(margins))
         worst_expected = float(expected[w])
         worst_margin, worst_gap, rival = (
@@ -453,9 +460,15 @@ def identify(
         others = labels != label
         if others.any():
             index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
-    card_like = inked >= min_explained and inked_share >= MIN_INKED_SHARE
     # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
     whole = seen >= 0.9 * len(valid)
+    # Fine print (a back's pattern, a court card's art) may alias at the camera's
+    # resolution so that few of its cells fit; a card seen whole with a sharp outline and
+    # far closer to one card than to any other is that card all the same.
+    clear = whole and sure_pose and worst_margin >= CLEAR_MARGIN
+    card_like = (inked >= min_explained and inked_share >= MIN_INKED_SHARE) or (
+        clear and label == BACK
+    )
     clean = explained >= CLEAN_SHARE * seen
     sure = (
         card_like
@@ -464,8 +477,9 @@ def identify(
         and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
+        and (whole or index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
-        and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen)
+        and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)
     )
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]

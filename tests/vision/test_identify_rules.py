@@ -1,0 +1,55 @@
+"""The reader's bookkeeping rules, on readings made by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tablehub.vision import identify
+from tablehub.vision.identify import CardReading, EnrolledDeck
+from tablehub.vision.templates import Enrolled
+
+
+def _reading(card_id: str, complete: bool, x: float = 0.0) -> CardReading:
+    quad = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float) + np.array([x, 0.0])
+    return CardReading(card_id, 0.9, quad, True, complete)
+
+
+def _deck(counts: dict[str, int]) -> EnrolledDeck:
+    return EnrolledDeck("t", Enrolled(groups=[]), {}, counts)
+
+
+def test_a_card_read_twice_whole_is_a_duplicate() -> None:
+    readings = [_reading("a", True), _reading("a", True, 100)]
+    identify._mark_duplicates(readings, _deck({"a": 1}))
+    assert [r.duplicate for r in readings] == [True, True]
+
+
+def test_a_part_read_as_a_card_seen_whole_elsewhere_is_left_out() -> None:
+    """A strip of a covered card read as the card lying whole beside it: a misread, not a
+    second copy (a part is weaker evidence than a whole card)."""
+    readings = [_reading("a", True), _reading("a", False, 100), _reading("b", False, 200)]
+    identify._mark_duplicates(readings, _deck({"a": 1, "b": 1}))
+    assert [(r.card_id, r.complete, r.duplicate) for r in readings] == [
+        ("a", True, False),
+        ("b", False, False),
+    ]
+
+
+def test_copies_the_deck_holds_are_no_duplicates() -> None:
+    readings = [_reading("a", True), _reading("a", False, 100)]
+    identify._mark_duplicates(readings, _deck({"a": 2}))
+    assert len(readings) == 2 and not any(r.duplicate for r in readings)
+
+
+def test_parts_alone_read_twice_are_duplicates() -> None:
+    readings = [_reading("a", False), _reading("a", False, 100)]
+    identify._mark_duplicates(readings, _deck({"a": 1}))
+    assert [r.duplicate for r in readings] == [True, True]
+
+
+def test_cards_are_read_top_first_even_when_phantoms_make_a_circle() -> None:
+    """Best supported first (0..3), each after the cards on top of it.  Card 0 (a pile's
+    bottom card: its outline shows best) lies under 1 and 2, two phantoms that lie on
+    each other; it must still wait for them."""
+    below = [{1, 2}, {2}, {1}, set()]
+    assert identify._layered([0, 1, 2, 3], below) == [3, 1, 2, 0]
