@@ -288,10 +288,12 @@ def _recheck_piles(
 def _read(
     image: Array, h: Array, hyp: corners.Hypotheses, deck: EnrolledDeck, t: Thresholds
 ) -> tuple[list[CardReading], list[Array]]:
-    """Examine hypotheses best supported first; each card read covers what lies under it."""
+    """Examine hypotheses best supported first; each card read covers what lies under it.
+    A hypothesis not read, that a card read after it turns out to lie on, is examined
+    once more right away with that card cut out (the order of a pile is a guess)."""
     done: list[_Read] = []
-    unknown: list[_Read] = []
-    unsure: list[Array] = []  # cards not identified, known to lie on top of later ones
+    unknown: dict[int, _Read] = {}
+    unsure: dict[int, Array] = {}  # cards not identified, known to lie on top of later ones
     # Well-supported outlines next to a card read (a copy just under it on a pile, its own
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
@@ -299,18 +301,24 @@ def _read(
     if n == 0:
         return [], []
     sharp = corners.refine(image, h, corners.take(hyp, np.arange(n)))
-    for i in _top_first(sharp):
+    queue = _top_first(sharp)
+    failed: list[int] = []  # examined and not read, in order
+    again: set[int] = set()  # examined a second time
+    while queue:
+        i = queue.pop(0)
         quad = sharp.quad(i)
         size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
         if float(sharp.support[i]) < t.min_support:
             _trace(quad, "too few edges")
             continue
-        above = [r.quad_mm for r in done] + unsure
-        if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown]):
+        unsure.pop(i, None)
+        unknown.pop(i, None)
+        above = [r.quad_mm for r in done] + list(unsure.values())
+        if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown.values()]):
             _trace(quad, "same as a card read")
             echoes.append(quad)
             continue
-        if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown]):
+        if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown.values()]):
             _trace(quad, "a corner of a card read")
             echoes.append(quad)
             continue
@@ -326,10 +334,11 @@ def _read(
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
-                unknown.append(_Read(CardReading(None, 0.0, px, True, True), quad, 1.0))
+                unknown[i] = _Read(CardReading(None, 0.0, px, True, True), quad, 1.0)
             elif dec.card_like:
                 # A card, not sure which: it still hides what lies under it.
-                unsure.append(_shifted(quad, dec.shift_mm))
+                unsure[i] = _shifted(quad, dec.shift_mm)
+            failed.append(i)
             continue
         shifted = _shifted(quad, dec.shift_mm)
         upright = shifted if dec.orientation == 0 else np.roll(shifted, 2, axis=0)
@@ -343,13 +352,43 @@ def _read(
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
         done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers))
+        under = [j for j in failed if j not in again and _lies_on(upright, sharp, j)]
+        again.update(under)
+        queue[:0] = under
     done = _recheck_piles(image, h, sharp, deck, done, t)
     out = [r.reading for r in done] + [
-        u.reading for u in unknown if not any(_overlap(u.quad_mm, r.quad_mm) > 0.3 for r in done)
+        u.reading
+        for u in unknown.values()
+        if not any(_overlap(u.quad_mm, r.quad_mm) > 0.3 for r in done)
     ]
-    claimed = [corners.transform(h, r.quad_mm) for r in done + unknown]
+    claimed = [corners.transform(h, r.quad_mm) for r in done + list(unknown.values())]
     claimed += [corners.transform(h, q) for q in echoes]
     return out, claimed
+
+
+def _lies_on(quad: Array, sharp: corners.Hypotheses, j: int) -> bool:
+    """Whether the card read in ``quad`` lies on hypothesis ``j`` (examined before it):
+    they overlap, and ``j``'s outline does not show across the card."""
+    other = sharp.quad(j)
+    if _overlap(other, quad) <= 0.05 or _same_card(other, quad):
+        return False
+    if sharp.edges is None:
+        return True
+    points = corners.outline_points(sharp, j)
+    inside = _inside(points, quad, 3.0)
+    return bool(inside.sum() < 4 or sharp.edges[j][inside].mean() < 0.5)
+
+
+def _inside(points: Array, quad: Array, margin_mm: float) -> Array:
+    """Which ``points`` (mm) lie inside rectangle ``quad`` by more than ``margin_mm``."""
+    ux = quad[1] - quad[0]
+    uy = quad[3] - quad[0]
+    w, h = float(np.linalg.norm(ux)), float(np.linalg.norm(uy))
+    rel = points - quad[0]
+    x = rel @ ux / w
+    y = rel @ uy / h
+    out: Array = (x > margin_mm) & (x < w - margin_mm) & (y > margin_mm) & (y < h - margin_mm)
+    return out
 
 
 TRACE: list[tuple[Any, ...]] | None = None  # set to a list to record every hypothesis

@@ -143,3 +143,33 @@ def test_card_under_unread_ones_is_compared_with_every_card(seed: int) -> None:
     ids = {r.card_id for r in readings if r.card_id is not None}
     assert ids <= set(fan), ids  # abstaining is allowed, a wrong id is not
     assert "rg:batman-3" in ids
+
+
+def test_a_card_examined_too_early_is_read_again_under_the_card_on_it() -> None:
+    """A fan of three openclipart cards (1.34 px/mm, blue felt): the diamonds 3 at the
+    bottom shows its outline best, so it was examined first, with the others' print on
+    it, and not read.  Once the clubs jack is read and found lying on it, the 3 is
+    examined again with the jack cut out, and read from its index corner."""
+    deck, faces, _ = standin_deck("oc-white")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("oc-white:d-3", (955.63, 487.53), 8.33),
+            CardPlacement("oc-white:s-2", (970.39, 492.56), 25.04, lift_mm=0.3),
+            CardPlacement("oc-white:c-j", (981.52, 501.42), 39.65, lift_mm=0.6),
+        ],
+        texture="felt-blue",
+        texture_seed=328442123,
+        camera=Camera(
+            image_size=(1280, 720), target_mm=(640.32, 542.45), px_per_mm=1.34,
+            tilt_deg=17.28, tilt_dir_deg=306.77, yaw_deg=12.08, distance_mm=941.0,
+        ),
+        lighting=Lighting(brightness=0.91, gradient=0.29, gradient_dir_deg=80.9,
+                          vignette=0.198, colour_gain=(0.858, 1.104, 0.921)),
+        blur_px=1.12,
+        noise=3.38,
+        jpeg_quality=78,
+    )  # fmt: skip
+    rendered = render_scene(scene, np.random.default_rng(3))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    assert {r.card_id for r in readings if r.card_id} == {"oc-white:c-j", "oc-white:d-3"}
