@@ -313,21 +313,29 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     return int(np.argmin(fits))
 
 
-def _cell_mismatch(group: SizeGroup, v: _View, level: int, cand: Array) -> list[Array]:
-    """Per orientation, (seen cells, N) mean squared mismatch of the templates ``cand``
-    (infinite for the others)."""
+def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
+    """Per orientation, (seen cells, N) mean squared mismatch of every template: each cell
+    of both orientations against every card at once (one batched product)."""
+    cells = np.stack(v.cells, 1)  # (C, 2, P)
+    cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
+    e_obs = (cells * cells).sum(-1)  # (C, 2)
+    energy = group.energy[level].T  # (C, N)
     out = []
-    templates = group.cells[level][cand]  # (K, C, P)
-    energy = group.energy[level][cand].T  # (C, K)
-    n = len(group.labels)
     for o in (0, 1):
-        cells = v.cells[o]
-        cross = np.einsum("kcp,cp->ck", templates, cells)
-        e_obs = (cells * cells).sum(-1)
-        d = (e_obs[:, None] + energy - 2 * cross)[v.valid[o]]
-        full = np.full((len(d), n), np.inf, np.float32)
-        full[:, cand] = np.maximum(d / cells.shape[1], 0.0)
-        out.append(full)
+        d = (e_obs[:, o, None] + energy - 2 * cross[:, o])[v.valid[o]]
+        out.append(np.maximum(d / cells.shape[-1], 0.0))
+    return out
+
+
+def _among(dists: list[Array], cand: Array) -> list[Array]:
+    """``dists`` with every template but ``cand`` infinitely far."""
+    others = np.ones(dists[0].shape[1], bool)
+    others[cand] = False
+    out = []
+    for d in dists:
+        d = d.copy()
+        d[:, others] = np.inf
+        out.append(d)
     return out
 
 
@@ -335,17 +343,17 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
     """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
     out = np.full((2, len(rows), 2), np.nan)
-    patches = group.index[level][rows]  # (R, 2, h, w, 3): top-left, bottom-right turned
-    flat = patches.reshape(len(rows), 2, -1)
-    energy = (flat * flat).sum(-1)  # (R, 2)
+    n = len(group.labels)
+    flat = group.index[level].reshape(n * 2, -1)  # top-left, bottom-right turned, per card
+    energy = group.index_energy[level].reshape(1, -1)  # (1, N * 2)
     unit = CELL * CELL * 3
     for corner in (0, 1):  # corner of the unturned view
         stack = v.shifts[corner]
         if stack is None:
             continue
         e = (stack * stack).sum(-1)  # (S,)
-        cross = stack @ flat.reshape(-1, flat.shape[-1]).T  # (S, R * 2)
-        ssd = (e[:, None] + energy.reshape(1, -1) - 2 * cross).min(0).reshape(len(rows), 2)
+        cross = stack @ flat.T  # (S, N * 2)
+        ssd = (e[:, None] + energy - 2 * cross).min(0).reshape(n, 2)[rows]
         # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
         # other one.
         out[0, :, corner] = ssd[:, corner] / unit
@@ -380,10 +388,11 @@ def identify(
     labels = np.array(group.labels)
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
-    dists = _cell_mismatch(group, view, level, cand)
+    every = _cell_mismatch(group, view, level)
+    dists = _among(every, cand)
     if len(cand) < len(labels) and _worth_all(dists, view):
         cand = np.arange(len(labels))
-        dists = _cell_mismatch(group, view, level, cand)
+        dists = every
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).

@@ -132,10 +132,13 @@ class SizeGroup:
     coarse_sq: Array  # (N, D) their flattened squares
     align: list[Array]  # per blur level: (N, h/2, w/2) grey
     cells: list[Array]  # per blur level: (N, cells, P)
+    by_cell: list[Array]  # per blur level: (cells, P, N), the same card by card within a
+    # cell (one batched product compares a seen card with every template)
     energy: list[Array]  # per blur level: (N, cells) squared norms
     images: list[Array]  # per blur level: (N, h, w, 3) reflectance on the grid
     inked: Array  # (cells, N) bool: the cell shows print, not plain paper
     index: list[Array]  # per blur level: (N, 2, h, w, 3) the index corners, top-left first
+    index_energy: list[Array]  # per blur level: (N, 2) their squared norms
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
@@ -202,6 +205,19 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
         groups.append(
-            SizeGroup(size, labels, coarse, coarse_sq, align, cells, energy, imgs, inked, index)
+            SizeGroup(
+                size,
+                labels,
+                coarse,
+                coarse_sq,
+                align,
+                cells,
+                [np.ascontiguousarray(c.transpose(1, 2, 0)) for c in cells],
+                energy,
+                imgs,
+                inked,
+                index,
+                [(i * i).reshape(len(labels), 2, -1).sum(-1) for i in index],
+            )
         )
     return Enrolled(groups)
