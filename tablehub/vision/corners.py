@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import cv2
@@ -35,6 +36,7 @@ SQUARE_DEG = 12.0  # how far from a right angle a corner may look
 SAMPLES_PER_SIDE = 16
 WHOLE_FIRST = 0.5  # edge support at a corner's first guess worth a full fit at once
 WHOLE_SUPPORT = 0.9  # edge support of a card seen whole
+MIN_FIT_POINTS = 6  # outline points on edges a rectangle needs to be moved by a fit
 
 
 @dataclass(frozen=True)
@@ -111,16 +113,21 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     _, labels = cv2.distanceTransformWithLabels(
         255 - edges, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
     )
-    ys, xs = np.nonzero(edges)
-    points = np.stack([xs, ys], 1).astype(np.float32)
+    found = cv2.findNonZero(edges)  # row by row, as the labels are numbered
+    xy = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
+    xs, ys = xy[:, 0], xy[:, 1]
+    points = xy.astype(np.float32)
     # Gradient direction at edge pixels (central differences; colour edges: the strongest
     # channel's gradient).
     h, w = edges.shape
     x0, x1 = np.maximum(xs - 1, 0), np.minimum(xs + 1, w - 1)
     y0, y1 = np.maximum(ys - 1, 0), np.minimum(ys + 1, h - 1)
-    b = blur.astype(np.int16)
-    cgx = (b[ys, x1] - b[ys, x0]).astype(np.float32)
-    cgy = (b[y1, xs] - b[y0, xs]).astype(np.float32)
+
+    def at(y: Array, x: Array) -> Array:
+        return blur[y, x].astype(np.int16)
+
+    cgx = (at(ys, x1) - at(ys, x0)).astype(np.float32)
+    cgy = (at(y1, xs) - at(y0, xs)).astype(np.float32)
     if cgx.ndim == 2:
         pick = np.argmax(cgx * cgx + cgy * cgy, axis=1)
         rows = np.arange(len(pick))
@@ -135,7 +142,7 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     normals_mm = step / np.maximum(np.hypot(step[:, 0], step[:, 1]), 1e-9)[:, None]
     return EdgeMap(
         edges=edges,
-        nearest=(labels - 1).astype(np.int32),
+        nearest=np.subtract(labels, 1, out=labels),
         points_mm=points_mm,
         normals_mm=normals_mm,
         mm_to_work=mm_to_work,
@@ -320,20 +327,21 @@ def _merge(
 def _suppress(hyp: Hypotheses, tol_mm: float = 3.0, tol_deg: float = 3.0) -> Hypotheses:
     """Fitted hypotheses that converged onto one rectangle: keep the best supported."""
     order = np.argsort(-hyp.support, kind="stable")
-    kept: list[int] = []
     folded = np.mod(hyp.angle, math.pi)
+    # same[k, i]: hypothesis i is the rectangle of hypothesis k
+    dang = np.abs((folded[:, None] - folded[None, :] + math.pi / 2) % math.pi - math.pi / 2)
+    rel = hyp.centre[:, None, :] - hyp.centre[None, :, :]
+    same = (
+        (np.hypot(rel[..., 0], rel[..., 1]) < tol_mm)
+        & (dang < math.radians(tol_deg))
+        & (np.abs(hyp.size[:, None, :] - hyp.size[None, :, :]).max(2) < 1.0)
+    )
+    kept: list[int] = []
+    taken = np.zeros(len(hyp), bool)
     for i in order:
-        if kept:
-            k = np.array(kept)
-            dang = np.abs((folded[k] - folded[i] + math.pi / 2) % math.pi - math.pi / 2)
-            same = (
-                (np.hypot(*(hyp.centre[k] - hyp.centre[i]).T) < tol_mm)
-                & (dang < math.radians(tol_deg))
-                & (np.abs(hyp.size[k] - hyp.size[i]).max(1) < 1.0)
-            )
-            if same.any():
-                continue
-        kept.append(int(i))
+        if not taken[i]:
+            kept.append(int(i))
+            taken |= same[i]
     return take(hyp, np.array(kept, int))
 
 
@@ -387,39 +395,57 @@ def _outline_samples(size: Array) -> tuple[Array, Array]:
 def fit(
     hyp: Hypotheses, em: EdgeMap, reach_mm: Sequence[float] = (4.0, 3.0, 2.0, 1.5)
 ) -> Hypotheses:
-    """Fit every hypothesis to the edges as a rigid rectangle; set its edge support."""
+    """Fit every hypothesis to the edges as a rigid rectangle; set its edge support.  A
+    rectangle with too few edges near it to move stays where it is (the reach only
+    narrows): its support is final there and then, and it is fitted no further."""
     n = len(hyp)
     if n == 0:
         return hyp
     local, local_normals = _outline_samples(hyp.size)
     centre = hyp.centre.copy()
     angle = hyp.angle.copy()
-    hgt, wid = em.edges.shape
     support = np.zeros(n)
     if len(em.points_mm) == 0:
         return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
-    rounds = len(reach_mm)
-    for r in range(rounds + 1):
-        world, normal = _placed(centre, angle, local, local_normals)
-        px = transform(em.mm_to_work, world.reshape(-1, 2))
-        xi = np.round(px[:, 0]).astype(np.int32)
-        yi = np.round(px[:, 1]).astype(np.int32)
-        inside = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
-        near = em.nearest[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
-        offset = em.points_mm[near].reshape(n, -1, 2) - world
-        # The edge there must run along the side: its gradient across it (either way).
-        along = np.abs((em.normals_mm[near].reshape(n, -1, 2) * normal).sum(2)) > 0.85
-        d_n = (offset * normal).sum(2)
-        dist2 = (offset * offset).sum(2)
-        reach = reach_mm[r] if r < rounds else 1.5
-        weight = (inside.reshape(n, -1) & along & (dist2 <= reach * reach)).astype(float)
-        support = weight.mean(1)
-        if r == rounds:
+    reaches = [*reach_mm, 1.5]
+    final = reaches[-1]
+    settles = all(b <= a for a, b in pairwise(reaches))
+    live = np.arange(n)
+    for r, reach in enumerate(reaches):
+        world, normal = _placed(centre[live], angle[live], local[live], local_normals[live])
+        inside, d_n, dist2 = _edge_offsets(em, world, normal)
+        weight = (inside & (dist2 <= reach * reach)).astype(float)
+        support[live] = weight.mean(1)
+        if r == len(reach_mm):
             break
         # Only the offset across the side counts (an edge point slides along its side).
         goal = world + d_n[..., None] * normal
-        centre, angle = _procrustes(world, goal, weight, centre, angle)
+        centre[live], angle[live] = _procrustes(world, goal, weight, centre[live], angle[live])
+        if settles:
+            stays = weight.sum(1) < MIN_FIT_POINTS
+            support[live[stays]] = (inside[stays] & (dist2[stays] <= final * final)).mean(1)
+            live = live[~stays]
     return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
+
+
+def _edge_offsets(em: EdgeMap, world: Array, normal: Array) -> tuple[Array, Array, Array]:
+    """For outline points ``world`` (with side normals ``normal``; (n, S, 2) mm): whether
+    the nearest edge pixel is in the frame and runs along the side (its gradient across
+    it, either way), its offset across the side, and its squared distance."""
+    hgt, wid = em.edges.shape
+    px = transform(em.mm_to_work, world.reshape(-1, 2))
+    xi = np.round(px[:, 0]).astype(np.int32)
+    yi = np.round(px[:, 1]).astype(np.int32)
+    inside = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
+    near = em.nearest.ravel().take(np.clip(yi, 0, hgt - 1) * wid + np.clip(xi, 0, wid - 1))
+    shape = world.shape[:2]
+    offset = em.points_mm.take(near, 0).reshape(world.shape) - world
+    edge_normal = em.normals_mm.take(near, 0).reshape(world.shape)
+    nx, ny = normal[..., 0], normal[..., 1]
+    along = np.abs(edge_normal[..., 0] * nx + edge_normal[..., 1] * ny) > 0.85
+    d_n = offset[..., 0] * nx + offset[..., 1] * ny
+    dist2 = offset[..., 0] * offset[..., 0] + offset[..., 1] * offset[..., 1]
+    return inside.reshape(shape) & along, d_n, dist2
 
 
 def _procrustes(
@@ -428,7 +454,7 @@ def _procrustes(
     """The rigid motion of each rectangle that best moves ``src`` onto ``dst`` (weighted);
     rectangles with too little support stay where they are."""
     wsum = weight.sum(1)
-    enough = wsum >= 6
+    enough = wsum >= MIN_FIT_POINTS
     ws = np.maximum(wsum, 1e-9)[:, None]
     cs = (src * weight[..., None]).sum(1) / ws
     cd = (dst * weight[..., None]).sum(1) / ws
@@ -592,7 +618,10 @@ def refine(
         px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
         vals = _sample(image, px)
         vals = vals.reshape(n, local.shape[1], len(offsets), -1)
-        diff = np.abs(vals[:, :, 2:] - vals[:, :, :-2]).max(-1)  # (n, S, K-2)
+        steps = np.abs(vals[:, :, 2:] - vals[:, :, :-2])
+        diff = steps[..., 0]  # (n, S, K-2): the strongest channel's step
+        for ch in range(1, steps.shape[-1]):
+            diff = np.maximum(diff, steps[..., ch])
         best = np.argmax(diff, axis=2)
         strength = np.take_along_axis(diff, best[..., None], 2)[..., 0]
         # Sub-sample peak: a parabola through the best and its neighbours.
@@ -638,12 +667,13 @@ def corner_shown(
     return out[0], out[1]
 
 
-def outline_points(hyp: Hypotheses, i: int) -> Array:
-    """The outline sample points (mm) of hypothesis ``i``, in the order of ``edges``."""
-    local, _ = _outline_samples(hyp.size[i : i + 1])
-    c, s = math.cos(float(hyp.angle[i])), math.sin(float(hyp.angle[i]))
-    rot = np.array([[c, -s], [s, c]])
-    out: Array = local[0] @ rot.T + hyp.centre[i]
+def outline_points(hyp: Hypotheses) -> Array:
+    """The outline sample points (mm) of every hypothesis, (n, S, 2) in the order of
+    ``edges``."""
+    local, _ = _outline_samples(hyp.size)
+    c, s = np.cos(hyp.angle), np.sin(hyp.angle)
+    rot = np.stack([np.stack([c, s], 1), np.stack([-s, c], 1)], 1)  # (n, 2, 2), transposed
+    out: Array = local @ rot + hyp.centre[:, None, :]
     return out
 
 

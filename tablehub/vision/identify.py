@@ -385,7 +385,7 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
     order0 = [int(i) for i in np.argsort(-hyp.support, kind="stable")]
     if n < 2 or hyp.edges is None:
         return order0
-    points = np.stack([corners.outline_points(hyp, i) for i in range(n)])  # (n, S, 2)
+    points = corners.outline_points(hyp)  # (n, S, 2)
     edges = hyp.edges
     c, s = np.cos(hyp.angle), np.sin(hyp.angle)
     reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
@@ -404,15 +404,11 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
         count = inside.sum(1)
         shown = (edges[idx] & inside).sum(1) / np.maximum(count, 1)
         share[idx, b] = np.where(count >= 4, shown, np.nan)
-    for a in range(n):
-        for b in range(a + 1, n):
-            sa, sb = share[a, b], share[b, a]
-            if np.isnan(sa) or np.isnan(sb):
-                continue
-            if sa > sb + 0.25:
-                below[b].add(a)
-            elif sb > sa + 0.25:
-                below[a].add(b)
+    # a lies on b where a's outline shows clearly more inside b than b's inside a
+    known = ~np.isnan(share) & ~np.isnan(share.T)
+    on = known & (share > share.T + 0.25)
+    for b in range(n):
+        below[b].update(np.nonzero(on[:, b])[0].tolist())
     order: list[int] = []
     pending = order0
     while pending:
