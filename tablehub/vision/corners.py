@@ -18,6 +18,7 @@ geometry happens in table millimetres through the homography.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,6 +70,22 @@ class Hypotheses:
 
     def quad(self, i: int) -> Array:
         return rect_corners(self.centre[i], float(self.angle[i]), self.size[i])
+
+    def quads(self) -> Array:
+        """(n, 4, 2): every ``quad`` at once."""
+        c, s = np.cos(self.angle)[:, None], np.sin(self.angle)[:, None]
+        w, h = self.size[:, 0:1] / 2, self.size[:, 1:2] / 2
+        ux, uy = np.concatenate([c, s], 1), np.concatenate([-s, c], 1)
+        out: Array = np.stack(
+            [
+                self.centre - w * ux - h * uy,
+                self.centre + w * ux - h * uy,
+                self.centre + w * ux + h * uy,
+                self.centre - w * ux + h * uy,
+            ],
+            1,
+        )
+        return out
 
 
 def rect_corners(centre: Array, angle: float, size: Array) -> Array:
@@ -334,7 +351,8 @@ def _suppress(hyp: Hypotheses, tol_mm: float = 3.0, tol_deg: float = 3.0) -> Hyp
     same = (
         (np.hypot(rel[..., 0], rel[..., 1]) < tol_mm)
         & (dang < math.radians(tol_deg))
-        & (np.abs(hyp.size[:, None, :] - hyp.size[None, :, :]).max(2) < 1.0)
+        & (np.abs(hyp.size[:, None, 0] - hyp.size[None, :, 0]) < 1.0)
+        & (np.abs(hyp.size[:, None, 1] - hyp.size[None, :, 1]) < 1.0)
     )
     kept: list[int] = []
     taken = np.zeros(len(hyp), bool)
@@ -509,7 +527,7 @@ def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
     out = np.zeros(n, bool)
     if n < 2:
         return out
-    quads = np.stack([hyp.quad(i) for i in range(n)])  # (n, 4, 2), best supported first
+    quads = hyp.quads()  # (n, 4, 2), best supported first
     folded = np.mod(hyp.angle, math.pi / 2)
     for i in range(n):
         if out[i]:
@@ -657,14 +675,21 @@ def corner_shown(
     may be read.  (A corner whose sides do not show is under something else.)"""
     if hyp.edges is None:
         return True, True
-    local, _ = _outline_samples(hyp.size[i : i + 1])
-    pts = local[0]
-    w, h = float(hyp.size[i][0]) / 2, float(hyp.size[i][1]) / 2
     out = []
-    for cx, cy in ((-w, -h), (w, h)):
-        near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= reach_mm
+    for near in _near_corners(float(hyp.size[i][0]), float(hyp.size[i][1]), reach_mm):
         out.append(bool(near.any() and hyp.edges[i][near].mean() >= need))
     return out[0], out[1]
+
+
+@functools.lru_cache(maxsize=32)
+def _near_corners(width: float, height: float, reach_mm: float) -> tuple[Array, Array]:
+    """Which outline samples of a card of this size lie within ``reach_mm`` of its
+    top-left and of its bottom-right corner (the same for every card of the size)."""
+    local, _ = _outline_samples(np.array([[width, height]]))
+    pts = local[0]
+    w, h = width / 2, height / 2
+    tl, br = (np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= reach_mm for cx, cy in ((-w, -h), (w, h)))
+    return tl, br
 
 
 def outline_points(hyp: Hypotheses) -> Array:

@@ -371,6 +371,11 @@ def _shifted(quad: Array, shift_mm: tuple[float, float]) -> Array:
 
 def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
     """Two rectangles that are one card (either way up)."""
+    # Most pairs lie far apart, which plain arithmetic tells well clear of the tolerance
+    # (beyond any rounding difference) before the exact test.
+    (ax, ay), (bx, by) = (map(sum, zip(*q.tolist(), strict=True)) for q in (a, b))
+    if math.hypot(ax - bx, ay - by) > 4 * tol_mm + 1e-6:
+        return False
     if float(np.linalg.norm(a.mean(0) - b.mean(0))) > tol_mm:
         return False
     return bool(min(np.abs(np.roll(a, k, 0) - b).max() for k in (0, 2)) < 2 * tol_mm)
@@ -433,8 +438,8 @@ def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0
 
 def _overlap(a: Array, b: Array) -> float:
     """Area of the intersection of two convex quads over the area of ``a``."""
-    amin, amax, bmin, bmax = a.min(0), a.max(0), b.min(0), b.max(0)
-    if (amin > bmax).any() or (bmin > amax).any():
+    (axs, ays), (bxs, bys) = (zip(*q.tolist(), strict=True) for q in (a, b))
+    if min(axs) > max(bxs) or min(ays) > max(bys) or min(bxs) > max(axs) or min(bys) > max(ays):
         return 0.0
     inter, _ = cv2.intersectConvexConvex(
         a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)

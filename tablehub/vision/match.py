@@ -42,6 +42,7 @@ from tablehub.vision.templates import (
     to_align,
     to_cells,
     to_coarse,
+    turn_cells,
 )
 
 Array = NDArray[Any]
@@ -296,20 +297,21 @@ def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
         shifts.append(stack.reshape((2 * s + 1) ** 2, -1))
     cells = to_cells(card, lk.size_mm)
     valid = _cell_valid(cmask, lk.size_mm)
-    turned = to_cells(np.ascontiguousarray(card[::-1, ::-1]), lk.size_mm)
+    turned = turn_cells(cells)
     return _View([cells, turned], [valid, valid[::-1].copy()], shifts)
 
 
 def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     """The template blur level that best fits this card (judged on the likeliest card, on
     the cells seen): the frame's scale gives a guess, camera focus and motion the rest."""
-    cells = v.cells[o][v.valid[o]]
+    valid = v.valid[o]
+    cells = v.cells[o][valid]
     if len(cells) == 0:
         return guess
-    fits = [
-        float(np.minimum(((cells - group.cells[lv][n, v.valid[o]]) ** 2).mean(-1), CAP).sum())
-        for lv in range(len(group.cells))
-    ]
+    fits = []
+    for lv in range(len(group.cells)):
+        diff = cells - group.cells[lv][n][valid]
+        fits.append(float(np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum()))
     return int(np.argmin(fits))
 
 
@@ -537,14 +539,13 @@ def _expected(
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
-    ta = group.cells[level][a]  # (C, P)
-    tb = []
-    for b, ob in zip(others, orients, strict=True):
-        if ob == oa:
-            tb.append(group.cells[level][b])
-        else:  # ``b`` turned relative to ``a``
-            tb.append(group.turned_cells(level, b))
-    dd = ((ta[None] - np.stack(tb)) ** 2).mean(-1)[:, valid]  # (R, Cv)
+    ta = group.cells[level][a][valid]  # (Cv, P)
+    dd = np.empty((len(others), len(ta)), np.float32)
+    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
+        # ``b`` as seen, turned relative to ``a`` or not
+        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+        diff = ta - tb[valid]
+        dd[i] = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
         if not corners_seen[corner]:

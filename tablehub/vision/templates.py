@@ -94,6 +94,17 @@ def to_cells(image: Array, size_mm: tuple[float, float]) -> Array:
     return out
 
 
+def turn_cells(cells: Array) -> Array:
+    """``to_cells`` of the same grid image turned 180 degrees: the cells lie symmetrically
+    in the card (its width and height are even, so are the margins), so turning reverses
+    their order and each one's pixels."""
+    n = len(cells)
+    out: Array = np.ascontiguousarray(
+        cells.reshape(n, CELL, CELL, -1)[::-1, ::-1, ::-1].reshape(n, -1)
+    )
+    return out
+
+
 def to_coarse(refl: Array) -> Array:
     """A grid image as the coarse thumbnail (float32, h/COARSE x w/COARSE x channels)."""
     h, w = refl.shape[:2]
@@ -145,8 +156,7 @@ class SizeGroup:
         """(cells, P) of template ``n`` turned 180 degrees (made when first needed)."""
         key = (level, n)
         if key not in self._turned:
-            img = np.ascontiguousarray(self.images[level][n][::-1, ::-1])
-            self._turned[key] = to_cells(img, self.size_mm)
+            self._turned[key] = turn_cells(self.cells[level][n])
         return self._turned[key]
 
 
