@@ -478,7 +478,7 @@ def _procrustes(
     cd = (dst * weight[..., None]).sum(1) / ws
     a = src - cs[:, None, :]
     b = dst - cd[:, None, :]
-    dot = (weight * (a * b).sum(2)).sum(1)
+    dot = (weight * (a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1])).sum(1)
     crs = (weight * (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0])).sum(1)
     rot = np.arctan2(crs, dot)
     rot = np.where(enough, np.clip(rot, -0.1, 0.1), 0.0)

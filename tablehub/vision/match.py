@@ -398,11 +398,12 @@ def identify(
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).
-    caps = []
+    caps, plains = [], []
     for o in (0, 1):
         plain = ((view.cells[o][view.valid[o]] - 1.0) ** 2).mean(-1)
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
+        plains.append(plain)
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
@@ -420,7 +421,7 @@ def identify(
     ink = group.inked[valid, n_best]
     # Printed cells count as explained where the card fits them much better than plain
     # paper would (a bare table, or the paper of another card, fits plain paper).
-    plain = ((view.cells[o_best][valid] - 1.0) ** 2).mean(-1)
+    plain = plains[o_best]
     inked = int((ink & (d_best < 0.5 * plain)).sum())
     inked_share = inked / max(int(ink.sum()), 1)
     seen = int(valid.sum())
