@@ -301,16 +301,22 @@ def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
     return _View([cells, turned], [valid, valid[::-1].copy()], shifts)
 
 
+def _seen(rows: Array, valid: Array) -> Array:
+    """The ``valid`` rows (all of them without a copy: a card seen whole)."""
+    out: Array = rows if valid.all() else rows[valid]
+    return out
+
+
 def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     """The template blur level that best fits this card (judged on the likeliest card, on
     the cells seen): the frame's scale gives a guess, camera focus and motion the rest."""
     valid = v.valid[o]
-    cells = v.cells[o][valid]
+    cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
     fits = []
     for lv in range(len(group.cells)):
-        diff = cells - group.cells[lv][n][valid]
+        diff = cells - _seen(group.cells[lv][n], valid)
         fits.append(float(np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum()))
     return int(np.argmin(fits))
 
@@ -324,7 +330,7 @@ def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
     energy = group.energy[level].T  # (C, N)
     out = []
     for o in (0, 1):
-        d = (e_obs[:, o, None] + energy - 2 * cross[:, o])[v.valid[o]]
+        d = _seen(e_obs[:, o, None] + energy - 2 * cross[:, o], v.valid[o])
         out.append(np.maximum(d / cells.shape[-1], 0.0))
     return out
 
@@ -400,7 +406,7 @@ def identify(
     # for little (print seen where a card has none still counts in full).
     caps, plains = [], []
     for o in (0, 1):
-        plain = ((view.cells[o][view.valid[o]] - 1.0) ** 2).mean(-1)
+        plain = ((_seen(view.cells[o], view.valid[o]) - 1.0) ** 2).mean(-1)
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
         plains.append(plain)
@@ -540,12 +546,12 @@ def _expected(
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
-    ta = group.cells[level][a][valid]  # (Cv, P)
+    ta = _seen(group.cells[level][a], valid)  # (Cv, P)
     dd = np.empty((len(others), len(ta)), np.float32)
     for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
         # ``b`` as seen, turned relative to ``a`` or not
         tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-        diff = ta - tb[valid]
+        diff = ta - _seen(tb, valid)
         dd[i] = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
