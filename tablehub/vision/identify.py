@@ -427,8 +427,10 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
 def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0) -> bool:
     """``a`` has a corner where ``b`` has one, with its sides along ``b``'s: another card
     size or way round proposed by the corner of card ``b`` (already read)."""
-    da = math.atan2(*(a[1] - a[0])[::-1])
-    db = math.atan2(*(b[1] - b[0])[::-1])
+    (ax0, ay0), (ax1, ay1) = a[:2].tolist()
+    (bx0, by0), (bx1, by1) = b[:2].tolist()
+    da = math.atan2(ay1 - ay0, ax1 - ax0)
+    db = math.atan2(by1 - by0, bx1 - bx0)
     turn = abs((da - db + math.pi / 4) % (math.pi / 2) - math.pi / 4)
     if turn > math.radians(tol_deg):
         return False

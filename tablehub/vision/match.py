@@ -258,7 +258,10 @@ def _turn_warp(warp: Array, size_mm: tuple[float, float]) -> Array:
 
 def _cell_valid(mask: Array, size_mm: tuple[float, float], need: float = 0.8) -> Array:
     x0, y0, cols, rows = cell_layout(size_mm)
-    inner = mask[y0 : y0 + rows * CELL, x0 : x0 + cols * CELL].astype(np.float32) / 255
+    shown = mask[y0 : y0 + rows * CELL, x0 : x0 + cols * CELL]
+    if shown.min() == 255:  # nothing hides the card
+        return np.ones(rows * cols, bool)
+    inner = shown.astype(np.float32) / 255
     frac = inner.reshape(rows, CELL, cols, CELL).mean(axis=(1, 3)).ravel()
     out: Array = frac >= need
     return out
