@@ -457,10 +457,10 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
     extent = np.ceil(quad.max(0)).astype(int) - lo + 2
     mask = np.zeros((int(extent[1]), int(extent[0])), np.uint8)
     cv2.fillPoly(mask, [np.round(quad - lo).astype(np.int32)], 1)
-    total = int(mask.sum())
+    total = cv2.countNonZero(mask)
     for c in covers:
         cv2.fillPoly(mask, [np.round(match.grow(c, match.COVER_GROW_MM) - lo).astype(np.int32)], 0)
-    if float(mask.sum()) >= 0.5 * total:
+    if cv2.countNonZero(mask) >= 0.5 * total:
         return True
     x0, y0, x1, y1 = INDEX_MM
     w, h = size
@@ -470,7 +470,7 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
                                                              (x0, y1))])  # fmt: skip
         inner = np.zeros_like(mask)
         cv2.fillPoly(inner, [np.round(box - lo).astype(np.int32)], 1)
-        if int((inner & mask).sum()) >= 0.9 * int(inner.sum()):
+        if cv2.countNonZero(inner & mask) >= 0.9 * cv2.countNonZero(inner):
             return True
     return False
 
