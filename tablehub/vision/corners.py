@@ -22,7 +22,6 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any
 
 import cv2
@@ -37,7 +36,6 @@ SQUARE_DEG = 12.0  # how far from a right angle a corner may look
 SAMPLES_PER_SIDE = 16
 WHOLE_FIRST = 0.5  # edge support at a corner's first guess worth a full fit at once
 WHOLE_SUPPORT = 0.9  # edge support of a card seen whole
-MIN_FIT_POINTS = 6  # outline points on edges a rectangle needs to be moved by a fit
 
 
 @dataclass(frozen=True)
@@ -139,12 +137,8 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     h, w = edges.shape
     x0, x1 = np.maximum(xs - 1, 0), np.minimum(xs + 1, w - 1)
     y0, y1 = np.maximum(ys - 1, 0), np.minimum(ys + 1, h - 1)
-
-    def at(y: Array, x: Array) -> Array:
-        return blur[y, x].astype(np.int16)
-
-    cgx = (at(ys, x1) - at(ys, x0)).astype(np.float32)
-    cgy = (at(y1, xs) - at(y0, xs)).astype(np.float32)
+    cgx = (blur[ys, x1].astype(np.int16) - blur[ys, x0]).astype(np.float32)
+    cgy = (blur[y1, xs].astype(np.int16) - blur[y0, xs]).astype(np.float32)
     if cgx.ndim == 2:
         pick = np.argmax(cgx * cgx + cgy * cgy, axis=1)
         rows = np.arange(len(pick))
@@ -413,9 +407,7 @@ def _outline_samples(size: Array) -> tuple[Array, Array]:
 def fit(
     hyp: Hypotheses, em: EdgeMap, reach_mm: Sequence[float] = (4.0, 3.0, 2.0, 1.5)
 ) -> Hypotheses:
-    """Fit every hypothesis to the edges as a rigid rectangle; set its edge support.  A
-    rectangle with too few edges near it to move stays where it is (the reach only
-    narrows): its support is final there and then, and it is fitted no further."""
+    """Fit every hypothesis to the edges as a rigid rectangle; set its edge support."""
     n = len(hyp)
     if n == 0:
         return hyp
@@ -425,24 +417,18 @@ def fit(
     support = np.zeros(n)
     if len(em.points_mm) == 0:
         return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
-    reaches = [*reach_mm, 1.5]
-    final = reaches[-1]
-    settles = all(b <= a for a, b in pairwise(reaches))
-    live = np.arange(n)
-    for r, reach in enumerate(reaches):
-        world, normal = _placed(centre[live], angle[live], local[live], local_normals[live])
+    rounds = len(reach_mm)
+    for r in range(rounds + 1):
+        world, normal = _placed(centre, angle, local, local_normals)
         inside, d_n, dist2 = _edge_offsets(em, world, normal)
+        reach = reach_mm[r] if r < rounds else 1.5
         weight = (inside & (dist2 <= reach * reach)).astype(float)
-        support[live] = weight.mean(1)
-        if r == len(reach_mm):
+        support = weight.mean(1)
+        if r == rounds:
             break
         # Only the offset across the side counts (an edge point slides along its side).
         goal = world + d_n[..., None] * normal
-        centre[live], angle[live] = _procrustes(world, goal, weight, centre[live], angle[live])
-        if settles:
-            stays = weight.sum(1) < MIN_FIT_POINTS
-            support[live[stays]] = (inside[stays] & (dist2[stays] <= final * final)).mean(1)
-            live = live[~stays]
+        centre, angle = _procrustes(world, goal, weight, centre, angle)
     return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
 
 
@@ -472,7 +458,7 @@ def _procrustes(
     """The rigid motion of each rectangle that best moves ``src`` onto ``dst`` (weighted);
     rectangles with too little support stay where they are."""
     wsum = weight.sum(1)
-    enough = wsum >= MIN_FIT_POINTS
+    enough = wsum >= 6
     ws = np.maximum(wsum, 1e-9)[:, None]
     cs = (src * weight[..., None]).sum(1) / ws
     cd = (dst * weight[..., None]).sum(1) / ws
