@@ -18,6 +18,7 @@ geometry happens in table millimetres through the homography.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,6 +69,22 @@ class Hypotheses:
     def quad(self, i: int) -> Array:
         return rect_corners(self.centre[i], float(self.angle[i]), self.size[i])
 
+    def quads(self) -> Array:
+        """(n, 4, 2): every ``quad`` at once."""
+        c, s = np.cos(self.angle)[:, None], np.sin(self.angle)[:, None]
+        w, h = self.size[:, 0:1] / 2, self.size[:, 1:2] / 2
+        ux, uy = np.concatenate([c, s], 1), np.concatenate([-s, c], 1)
+        out: Array = np.stack(
+            [
+                self.centre - w * ux - h * uy,
+                self.centre + w * ux - h * uy,
+                self.centre + w * ux + h * uy,
+                self.centre - w * ux + h * uy,
+            ],
+            1,
+        )
+        return out
+
 
 def rect_corners(centre: Array, angle: float, size: Array) -> Array:
     """TL, TR, BR, BL (mm) of a card of ``size`` whose x axis points along ``angle``."""
@@ -111,16 +128,17 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     _, labels = cv2.distanceTransformWithLabels(
         255 - edges, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
     )
-    ys, xs = np.nonzero(edges)
-    points = np.stack([xs, ys], 1).astype(np.float32)
+    found = cv2.findNonZero(edges)  # row by row, as the labels are numbered
+    xy = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
+    xs, ys = xy[:, 0], xy[:, 1]
+    points = xy.astype(np.float32)
     # Gradient direction at edge pixels (central differences; colour edges: the strongest
     # channel's gradient).
     h, w = edges.shape
     x0, x1 = np.maximum(xs - 1, 0), np.minimum(xs + 1, w - 1)
     y0, y1 = np.maximum(ys - 1, 0), np.minimum(ys + 1, h - 1)
-    b = blur.astype(np.int16)
-    cgx = (b[ys, x1] - b[ys, x0]).astype(np.float32)
-    cgy = (b[y1, xs] - b[y0, xs]).astype(np.float32)
+    cgx = (blur[ys, x1].astype(np.int16) - blur[ys, x0]).astype(np.float32)
+    cgy = (blur[y1, xs].astype(np.int16) - blur[y0, xs]).astype(np.float32)
     if cgx.ndim == 2:
         pick = np.argmax(cgx * cgx + cgy * cgy, axis=1)
         rows = np.arange(len(pick))
@@ -135,7 +153,7 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     normals_mm = step / np.maximum(np.hypot(step[:, 0], step[:, 1]), 1e-9)[:, None]
     return EdgeMap(
         edges=edges,
-        nearest=(labels - 1).astype(np.int32),
+        nearest=np.subtract(labels, 1, out=labels),
         points_mm=points_mm,
         normals_mm=normals_mm,
         mm_to_work=mm_to_work,
@@ -320,20 +338,22 @@ def _merge(
 def _suppress(hyp: Hypotheses, tol_mm: float = 3.0, tol_deg: float = 3.0) -> Hypotheses:
     """Fitted hypotheses that converged onto one rectangle: keep the best supported."""
     order = np.argsort(-hyp.support, kind="stable")
-    kept: list[int] = []
     folded = np.mod(hyp.angle, math.pi)
+    # same[k, i]: hypothesis i is the rectangle of hypothesis k
+    dang = np.abs((folded[:, None] - folded[None, :] + math.pi / 2) % math.pi - math.pi / 2)
+    rel = hyp.centre[:, None, :] - hyp.centre[None, :, :]
+    same = (
+        (np.hypot(rel[..., 0], rel[..., 1]) < tol_mm)
+        & (dang < math.radians(tol_deg))
+        & (np.abs(hyp.size[:, None, 0] - hyp.size[None, :, 0]) < 1.0)
+        & (np.abs(hyp.size[:, None, 1] - hyp.size[None, :, 1]) < 1.0)
+    )
+    kept: list[int] = []
+    taken = np.zeros(len(hyp), bool)
     for i in order:
-        if kept:
-            k = np.array(kept)
-            dang = np.abs((folded[k] - folded[i] + math.pi / 2) % math.pi - math.pi / 2)
-            same = (
-                (np.hypot(*(hyp.centre[k] - hyp.centre[i]).T) < tol_mm)
-                & (dang < math.radians(tol_deg))
-                & (np.abs(hyp.size[k] - hyp.size[i]).max(1) < 1.0)
-            )
-            if same.any():
-                continue
-        kept.append(int(i))
+        if not taken[i]:
+            kept.append(int(i))
+            taken |= same[i]
     return take(hyp, np.array(kept, int))
 
 
@@ -394,25 +414,15 @@ def fit(
     local, local_normals = _outline_samples(hyp.size)
     centre = hyp.centre.copy()
     angle = hyp.angle.copy()
-    hgt, wid = em.edges.shape
     support = np.zeros(n)
     if len(em.points_mm) == 0:
         return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
     rounds = len(reach_mm)
     for r in range(rounds + 1):
         world, normal = _placed(centre, angle, local, local_normals)
-        px = transform(em.mm_to_work, world.reshape(-1, 2))
-        xi = np.round(px[:, 0]).astype(np.int32)
-        yi = np.round(px[:, 1]).astype(np.int32)
-        inside = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
-        near = em.nearest[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)]
-        offset = em.points_mm[near].reshape(n, -1, 2) - world
-        # The edge there must run along the side: its gradient across it (either way).
-        along = np.abs((em.normals_mm[near].reshape(n, -1, 2) * normal).sum(2)) > 0.85
-        d_n = (offset * normal).sum(2)
-        dist2 = (offset * offset).sum(2)
+        inside, d_n, dist2 = _edge_offsets(em, world, normal)
         reach = reach_mm[r] if r < rounds else 1.5
-        weight = (inside.reshape(n, -1) & along & (dist2 <= reach * reach)).astype(float)
+        weight = (inside & (dist2 <= reach * reach)).astype(float)
         support = weight.mean(1)
         if r == rounds:
             break
@@ -420,6 +430,26 @@ def fit(
         goal = world + d_n[..., None] * normal
         centre, angle = _procrustes(world, goal, weight, centre, angle)
     return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen)
+
+
+def _edge_offsets(em: EdgeMap, world: Array, normal: Array) -> tuple[Array, Array, Array]:
+    """For outline points ``world`` (with side normals ``normal``; (n, S, 2) mm): whether
+    the nearest edge pixel is in the frame and runs along the side (its gradient across
+    it, either way), its offset across the side, and its squared distance."""
+    hgt, wid = em.edges.shape
+    px = transform(em.mm_to_work, world.reshape(-1, 2))
+    xi = np.round(px[:, 0]).astype(np.int32)
+    yi = np.round(px[:, 1]).astype(np.int32)
+    inside = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
+    near = em.nearest.ravel().take(np.clip(yi, 0, hgt - 1) * wid + np.clip(xi, 0, wid - 1))
+    shape = world.shape[:2]
+    offset = em.points_mm.take(near, 0).reshape(world.shape) - world
+    edge_normal = em.normals_mm.take(near, 0).reshape(world.shape)
+    nx, ny = normal[..., 0], normal[..., 1]
+    along = np.abs(edge_normal[..., 0] * nx + edge_normal[..., 1] * ny) > 0.85
+    d_n = offset[..., 0] * nx + offset[..., 1] * ny
+    dist2 = offset[..., 0] * offset[..., 0] + offset[..., 1] * offset[..., 1]
+    return inside.reshape(shape) & along, d_n, dist2
 
 
 def _procrustes(
@@ -434,7 +464,7 @@ def _procrustes(
     cd = (dst * weight[..., None]).sum(1) / ws
     a = src - cs[:, None, :]
     b = dst - cd[:, None, :]
-    dot = (weight * (a * b).sum(2)).sum(1)
+    dot = (weight * (a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1])).sum(1)
     crs = (weight * (a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0])).sum(1)
     rot = np.arctan2(crs, dot)
     rot = np.where(enough, np.clip(rot, -0.1, 0.1), 0.0)
@@ -483,7 +513,7 @@ def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
     out = np.zeros(n, bool)
     if n < 2:
         return out
-    quads = np.stack([hyp.quad(i) for i in range(n)])  # (n, 4, 2), best supported first
+    quads = hyp.quads()  # (n, 4, 2), best supported first
     folded = np.mod(hyp.angle, math.pi / 2)
     for i in range(n):
         if out[i]:
@@ -592,7 +622,10 @@ def refine(
         px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
         vals = _sample(image, px)
         vals = vals.reshape(n, local.shape[1], len(offsets), -1)
-        diff = np.abs(vals[:, :, 2:] - vals[:, :, :-2]).max(-1)  # (n, S, K-2)
+        steps = np.abs(vals[:, :, 2:] - vals[:, :, :-2])
+        diff = steps[..., 0]  # (n, S, K-2): the strongest channel's step
+        for ch in range(1, steps.shape[-1]):
+            diff = np.maximum(diff, steps[..., ch])
         best = np.argmax(diff, axis=2)
         strength = np.take_along_axis(diff, best[..., None], 2)[..., 0]
         # Sub-sample peak: a parabola through the best and its neighbours.
@@ -628,22 +661,30 @@ def corner_shown(
     may be read.  (A corner whose sides do not show is under something else.)"""
     if hyp.edges is None:
         return True, True
-    local, _ = _outline_samples(hyp.size[i : i + 1])
-    pts = local[0]
-    w, h = float(hyp.size[i][0]) / 2, float(hyp.size[i][1]) / 2
     out = []
-    for cx, cy in ((-w, -h), (w, h)):
-        near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= reach_mm
+    for near in _near_corners(float(hyp.size[i][0]), float(hyp.size[i][1]), reach_mm):
         out.append(bool(near.any() and hyp.edges[i][near].mean() >= need))
     return out[0], out[1]
 
 
-def outline_points(hyp: Hypotheses, i: int) -> Array:
-    """The outline sample points (mm) of hypothesis ``i``, in the order of ``edges``."""
-    local, _ = _outline_samples(hyp.size[i : i + 1])
-    c, s = math.cos(float(hyp.angle[i])), math.sin(float(hyp.angle[i]))
-    rot = np.array([[c, -s], [s, c]])
-    out: Array = local[0] @ rot.T + hyp.centre[i]
+@functools.lru_cache(maxsize=32)
+def _near_corners(width: float, height: float, reach_mm: float) -> tuple[Array, Array]:
+    """Which outline samples of a card of this size lie within ``reach_mm`` of its
+    top-left and of its bottom-right corner (the same for every card of the size)."""
+    local, _ = _outline_samples(np.array([[width, height]]))
+    pts = local[0]
+    w, h = width / 2, height / 2
+    tl, br = (np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= reach_mm for cx, cy in ((-w, -h), (w, h)))
+    return tl, br
+
+
+def outline_points(hyp: Hypotheses) -> Array:
+    """The outline sample points (mm) of every hypothesis, (n, S, 2) in the order of
+    ``edges``."""
+    local, _ = _outline_samples(hyp.size)
+    c, s = np.cos(hyp.angle), np.sin(hyp.angle)
+    rot = np.stack([np.stack([c, s], 1), np.stack([-s, c], 1)], 1)  # (n, 2, 2), transposed
+    out: Array = local @ rot + hyp.centre[:, None, :]
     return out
 
 

@@ -302,6 +302,7 @@ def _read(
         return [], []
     sharp = corners.refine(image, h, corners.take(hyp, np.arange(n)))
     queue = _top_first(sharp)
+    outline = corners.outline_points(sharp)  # (n, S, 2)
     failed: list[int] = []  # examined and not read, in order
     again: set[int] = set()  # examined a second time
     while queue:
@@ -352,7 +353,7 @@ def _read(
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
         done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers))
-        under = [j for j in failed if j not in again and _lies_on(upright, sharp, j)]
+        under = [j for j in failed if j not in again and _lies_on(upright, sharp, outline, j)]
         again.update(under)
         queue[:0] = under
     done = _recheck_piles(image, h, sharp, deck, done, t)
@@ -366,16 +367,15 @@ def _read(
     return out, claimed
 
 
-def _lies_on(quad: Array, sharp: corners.Hypotheses, j: int) -> bool:
+def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:
     """Whether the card read in ``quad`` lies on hypothesis ``j`` (examined before it):
-    they overlap, and ``j``'s outline does not show across the card."""
+    they overlap, and ``j``'s outline (``outline[j]``) does not show across the card."""
     other = sharp.quad(j)
     if _overlap(other, quad) <= 0.05 or _same_card(other, quad):
         return False
     if sharp.edges is None:
         return True
-    points = corners.outline_points(sharp, j)
-    inside = _inside(points, quad, 3.0)
+    inside = _inside(outline[j], quad, 3.0)
     return bool(inside.sum() < 4 or sharp.edges[j][inside].mean() < 0.5)
 
 
@@ -413,6 +413,11 @@ def _shifted(quad: Array, shift_mm: tuple[float, float]) -> Array:
 
 def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
     """Two rectangles that are one card (either way up)."""
+    # Most pairs lie far apart, which plain arithmetic tells well clear of the tolerance
+    # (beyond any rounding difference) before the exact test.
+    (ax, ay), (bx, by) = (map(sum, zip(*q.tolist(), strict=True)) for q in (a, b))
+    if math.hypot(ax - bx, ay - by) > 4 * tol_mm + 1e-6:
+        return False
     if float(np.linalg.norm(a.mean(0) - b.mean(0))) > tol_mm:
         return False
     return bool(min(np.abs(np.roll(a, k, 0) - b).max() for k in (0, 2)) < 2 * tol_mm)
@@ -427,7 +432,7 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
     order0 = [int(i) for i in np.argsort(-hyp.support, kind="stable")]
     if n < 2 or hyp.edges is None:
         return order0
-    points = np.stack([corners.outline_points(hyp, i) for i in range(n)])  # (n, S, 2)
+    points = corners.outline_points(hyp)  # (n, S, 2)
     edges = hyp.edges
     c, s = np.cos(hyp.angle), np.sin(hyp.angle)
     reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
@@ -446,15 +451,11 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
         count = inside.sum(1)
         shown = (edges[idx] & inside).sum(1) / np.maximum(count, 1)
         share[idx, b] = np.where(count >= 4, shown, np.nan)
-    for a in range(n):
-        for b in range(a + 1, n):
-            sa, sb = share[a, b], share[b, a]
-            if np.isnan(sa) or np.isnan(sb):
-                continue
-            if sa > sb + 0.25:
-                below[b].add(a)
-            elif sb > sa + 0.25:
-                below[a].add(b)
+    # a lies on b where a's outline shows clearly more inside b than b's inside a
+    known = ~np.isnan(share) & ~np.isnan(share.T)
+    on = known & (share > share.T + 0.25)
+    for b in range(n):
+        below[b].update(np.nonzero(on[:, b])[0].tolist())
     return _layered(order0, below)
 
 
@@ -477,8 +478,10 @@ def _layered(order0: list[int], below: list[set[int]]) -> list[int]:
 def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0) -> bool:
     """``a`` has a corner where ``b`` has one, with its sides along ``b``'s: another card
     size or way round proposed by the corner of card ``b`` (already read)."""
-    da = math.atan2(*(a[1] - a[0])[::-1])
-    db = math.atan2(*(b[1] - b[0])[::-1])
+    (ax0, ay0), (ax1, ay1) = a[:2].tolist()
+    (bx0, by0), (bx1, by1) = b[:2].tolist()
+    da = math.atan2(ay1 - ay0, ax1 - ax0)
+    db = math.atan2(by1 - by0, bx1 - bx0)
     turn = abs((da - db + math.pi / 4) % (math.pi / 2) - math.pi / 4)
     if turn > math.radians(tol_deg):
         return False
@@ -488,8 +491,8 @@ def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0
 
 def _overlap(a: Array, b: Array) -> float:
     """Area of the intersection of two convex quads over the area of ``a``."""
-    amin, amax, bmin, bmax = a.min(0), a.max(0), b.min(0), b.max(0)
-    if (amin > bmax).any() or (bmin > amax).any():
+    (axs, ays), (bxs, bys) = (zip(*q.tolist(), strict=True) for q in (a, b))
+    if min(axs) > max(bxs) or min(ays) > max(bys) or min(bxs) > max(axs) or min(bys) > max(ays):
         return 0.0
     inter, _ = cv2.intersectConvexConvex(
         a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)
@@ -505,10 +508,10 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
     extent = np.ceil(quad.max(0)).astype(int) - lo + 2
     mask = np.zeros((int(extent[1]), int(extent[0])), np.uint8)
     cv2.fillPoly(mask, [np.round(quad - lo).astype(np.int32)], 1)
-    total = int(mask.sum())
+    total = cv2.countNonZero(mask)
     for c in covers:
         cv2.fillPoly(mask, [np.round(match.grow(c, match.COVER_GROW_MM) - lo).astype(np.int32)], 0)
-    if float(mask.sum()) >= 0.5 * total:
+    if cv2.countNonZero(mask) >= 0.5 * total:
         return True
     x0, y0, x1, y1 = INDEX_MM
     w, h = size
@@ -518,7 +521,7 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
                                                              (x0, y1))])  # fmt: skip
         inner = np.zeros_like(mask)
         cv2.fillPoly(inner, [np.round(box - lo).astype(np.int32)], 1)
-        if int((inner & mask).sum()) >= 0.9 * int(inner.sum()):
+        if cv2.countNonZero(inner & mask) >= 0.9 * cv2.countNonZero(inner):
             return True
     return False
 

@@ -42,6 +42,7 @@ from tablehub.vision.templates import (
     to_align,
     to_cells,
     to_coarse,
+    turn_cells,
 )
 
 Array = NDArray[Any]
@@ -260,7 +261,10 @@ def _turn_warp(warp: Array, size_mm: tuple[float, float]) -> Array:
 
 def _cell_valid(mask: Array, size_mm: tuple[float, float], need: float = 0.8) -> Array:
     x0, y0, cols, rows = cell_layout(size_mm)
-    inner = mask[y0 : y0 + rows * CELL, x0 : x0 + cols * CELL].astype(np.float32) / 255
+    shown = mask[y0 : y0 + rows * CELL, x0 : x0 + cols * CELL]
+    if shown.min() == 255:  # nothing hides the card
+        return np.ones(rows * cols, bool)
+    inner = shown.astype(np.float32) / 255
     frac = inner.reshape(rows, CELL, cols, CELL).mean(axis=(1, 3)).ravel()
     out: Array = frac >= need
     return out
@@ -299,38 +303,53 @@ def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
         shifts.append(stack.reshape((2 * s + 1) ** 2, -1))
     cells = to_cells(card, lk.size_mm)
     valid = _cell_valid(cmask, lk.size_mm)
-    turned = to_cells(np.ascontiguousarray(card[::-1, ::-1]), lk.size_mm)
+    turned = turn_cells(cells)
     return _View([cells, turned], [valid, valid[::-1].copy()], shifts)
+
+
+def _seen(rows: Array, valid: Array) -> Array:
+    """The ``valid`` rows (all of them without a copy: a card seen whole)."""
+    out: Array = rows if valid.all() else rows[valid]
+    return out
 
 
 def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     """The template blur level that best fits this card (judged on the likeliest card, on
     the cells seen): the frame's scale gives a guess, camera focus and motion the rest."""
-    cells = v.cells[o][v.valid[o]]
+    valid = v.valid[o]
+    cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
-    fits = [
-        float(np.minimum(((cells - group.cells[lv][n, v.valid[o]]) ** 2).mean(-1), CAP).sum())
-        for lv in range(len(group.cells))
-    ]
+    fits = []
+    for lv in range(len(group.cells)):
+        diff = cells - _seen(group.cells[lv][n], valid)
+        fits.append(float(np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum()))
     return int(np.argmin(fits))
 
 
-def _cell_mismatch(group: SizeGroup, v: _View, level: int, cand: Array) -> list[Array]:
-    """Per orientation, (seen cells, N) mean squared mismatch of the templates ``cand``
-    (infinite for the others)."""
+def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
+    """Per orientation, (seen cells, N) mean squared mismatch of every template: each cell
+    of both orientations against every card at once (one batched product)."""
+    cells = np.stack(v.cells, 1)  # (C, 2, P)
+    cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
+    e_obs = (cells * cells).sum(-1)  # (C, 2)
+    energy = group.energy[level].T  # (C, N)
     out = []
-    templates = group.cells[level][cand]  # (K, C, P)
-    energy = group.energy[level][cand].T  # (C, K)
-    n = len(group.labels)
     for o in (0, 1):
-        cells = v.cells[o]
-        cross = np.einsum("kcp,cp->ck", templates, cells)
-        e_obs = (cells * cells).sum(-1)
-        d = (e_obs[:, None] + energy - 2 * cross)[v.valid[o]]
-        full = np.full((len(d), n), np.inf, np.float32)
-        full[:, cand] = np.maximum(d / cells.shape[1], 0.0)
-        out.append(full)
+        d = _seen(e_obs[:, o, None] + energy - 2 * cross[:, o], v.valid[o])
+        out.append(np.maximum(d / cells.shape[-1], 0.0))
+    return out
+
+
+def _among(dists: list[Array], cand: Array) -> list[Array]:
+    """``dists`` with every template but ``cand`` infinitely far."""
+    others = np.ones(dists[0].shape[1], bool)
+    others[cand] = False
+    out = []
+    for d in dists:
+        d = d.copy()
+        d[:, others] = np.inf
+        out.append(d)
     return out
 
 
@@ -338,17 +357,17 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
     """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
     out = np.full((2, len(rows), 2), np.nan)
-    patches = group.index[level][rows]  # (R, 2, h, w, 3): top-left, bottom-right turned
-    flat = patches.reshape(len(rows), 2, -1)
-    energy = (flat * flat).sum(-1)  # (R, 2)
+    n = len(group.labels)
+    flat = group.index[level].reshape(n * 2, -1)  # top-left, bottom-right turned, per card
+    energy = group.index_energy[level].reshape(1, -1)  # (1, N * 2)
     unit = CELL * CELL * 3
     for corner in (0, 1):  # corner of the unturned view
         stack = v.shifts[corner]
         if stack is None:
             continue
         e = (stack * stack).sum(-1)  # (S,)
-        cross = stack @ flat.reshape(-1, flat.shape[-1]).T  # (S, R * 2)
-        ssd = (e[:, None] + energy.reshape(1, -1) - 2 * cross).min(0).reshape(len(rows), 2)
+        cross = stack @ flat.T  # (S, N * 2)
+        ssd = (e[:, None] + energy - 2 * cross).min(0).reshape(n, 2)[rows]
         # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
         # other one.
         out[0, :, corner] = ssd[:, corner] / unit
@@ -383,18 +402,20 @@ def identify(
     labels = np.array(group.labels)
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
-    dists = _cell_mismatch(group, view, level, cand)
+    every = _cell_mismatch(group, view, level)
+    dists = _among(every, cand)
     if len(cand) < len(labels) and _worth_all(dists, view):
         cand = np.arange(len(labels))
-        dists = _cell_mismatch(group, view, level, cand)
+        dists = every
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).
-    caps = []
+    caps, plains = [], []
     for o in (0, 1):
-        plain = ((view.cells[o][view.valid[o]] - 1.0) ** 2).mean(-1)
+        plain = ((_seen(view.cells[o], view.valid[o]) - 1.0) ** 2).mean(-1)
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
+        plains.append(plain)
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
@@ -412,7 +433,7 @@ def identify(
     ink = group.inked[valid, n_best]
     # Printed cells count as explained where the card fits them much better than plain
     # paper would (a bare table, or the paper of another card, fits plain paper).
-    plain = ((view.cells[o_best][valid] - 1.0) ** 2).mean(-1)
+    plain = plains[o_best]
     inked = int((ink & (d_best < 0.5 * plain)).sum())
     inked_share = inked / max(int(ink.sum()), 1)
     seen = int(valid.sum())
@@ -542,14 +563,13 @@ def _expected(
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
-    ta = group.cells[level][a]  # (C, P)
-    tb = []
-    for b, ob in zip(others, orients, strict=True):
-        if ob == oa:
-            tb.append(group.cells[level][b])
-        else:  # ``b`` turned relative to ``a``
-            tb.append(group.turned_cells(level, b))
-    dd = ((ta[None] - np.stack(tb)) ** 2).mean(-1)[:, valid]  # (R, Cv)
+    ta = _seen(group.cells[level][a], valid)  # (Cv, P)
+    dd = np.empty((len(others), len(ta)), np.float32)
+    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
+        # ``b`` as seen, turned relative to ``a`` or not
+        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+        diff = ta - _seen(tb, valid)
+        dd[i] = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
         if not corners_seen[corner]:

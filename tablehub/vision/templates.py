@@ -94,6 +94,17 @@ def to_cells(image: Array, size_mm: tuple[float, float]) -> Array:
     return out
 
 
+def turn_cells(cells: Array) -> Array:
+    """``to_cells`` of the same grid image turned 180 degrees: the cells lie symmetrically
+    in the card (its width and height are even, so are the margins), so turning reverses
+    their order and each one's pixels."""
+    n = len(cells)
+    out: Array = np.ascontiguousarray(
+        cells.reshape(n, CELL, CELL, -1)[::-1, ::-1, ::-1].reshape(n, -1)
+    )
+    return out
+
+
 def to_coarse(refl: Array) -> Array:
     """A grid image as the coarse thumbnail (float32, h/COARSE x w/COARSE x channels)."""
     h, w = refl.shape[:2]
@@ -132,18 +143,20 @@ class SizeGroup:
     coarse_sq: Array  # (N, D) their flattened squares
     align: list[Array]  # per blur level: (N, h/2, w/2) grey
     cells: list[Array]  # per blur level: (N, cells, P)
+    by_cell: list[Array]  # per blur level: (cells, P, N), the same card by card within a
+    # cell (one batched product compares a seen card with every template)
     energy: list[Array]  # per blur level: (N, cells) squared norms
     images: list[Array]  # per blur level: (N, h, w, 3) reflectance on the grid
     inked: Array  # (cells, N) bool: the cell shows print, not plain paper
     index: list[Array]  # per blur level: (N, 2, h, w, 3) the index corners, top-left first
+    index_energy: list[Array]  # per blur level: (N, 2) their squared norms
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
         """(cells, P) of template ``n`` turned 180 degrees (made when first needed)."""
         key = (level, n)
         if key not in self._turned:
-            img = np.ascontiguousarray(self.images[level][n][::-1, ::-1])
-            self._turned[key] = to_cells(img, self.size_mm)
+            self._turned[key] = turn_cells(self.cells[level][n])
         return self._turned[key]
 
 
@@ -202,6 +215,19 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
         groups.append(
-            SizeGroup(size, labels, coarse, coarse_sq, align, cells, energy, imgs, inked, index)
+            SizeGroup(
+                size,
+                labels,
+                coarse,
+                coarse_sq,
+                align,
+                cells,
+                [np.ascontiguousarray(c.transpose(1, 2, 0)) for c in cells],
+                energy,
+                imgs,
+                inked,
+                index,
+                [(i * i).reshape(len(labels), 2, -1).sum(-1) for i in index],
+            )
         )
     return Enrolled(groups)
