@@ -71,6 +71,8 @@ class Thresholds:
     pile_explained: float = 0.65  # explained share of its cells above which a card read
     # before an overlapping one is taken to lie on it without reading it again
     outline_on_top: float = 0.95  # edge support of an outline that no card lies on
+    copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
+    # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
 
 
 @dataclass
@@ -357,6 +359,7 @@ def _read(
         again.update(under)
         queue[:0] = under
     done = _recheck_piles(image, h, sharp, deck, done, t)
+    done = _without_weak_copies(done, deck, t)
     out = [r.reading for r in done] + [
         u.reading
         for u in unknown.values()
@@ -365,6 +368,30 @@ def _read(
     claimed = [corners.transform(h, r.quad_mm) for r in done + list(unknown.values())]
     claimed += [corners.transform(h, q) for q in echoes]
     return out, claimed
+
+
+def _without_weak_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds) -> list[_Read]:
+    """A card read from parts only, more often than the deck holds it: the reading whose
+    print shows the clearest gap over its rivals stays; another stays (a second copy)
+    only if its gap is clear too, else it is taken as a misread."""
+    parts: dict[str, list[_Read]] = {}
+    whole: set[str] = set()
+    for r in done:
+        card_id = r.reading.card_id
+        if card_id is None or r.decision is None:
+            continue
+        if r.reading.complete:
+            whole.add(card_id)
+        else:
+            parts.setdefault(card_id, []).append(r)
+    weak: list[_Read] = []
+    for card_id, reads in parts.items():
+        if card_id in whole or len(reads) <= deck.counts.get(card_id, 1):
+            continue  # (a part read as a card seen whole: see _mark_duplicates)
+        best = max(reads, key=lambda r: r.decision.shown_gap if r.decision else 0.0)
+        weak += [r for r in reads if r is not best and r.decision
+                 and r.decision.shown_gap < t.copy_shown_gap]  # fmt: skip
+    return [r for r in done if not any(r is w for w in weak)]
 
 
 def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:

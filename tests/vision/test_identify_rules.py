@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tablehub.vision import identify
+from tablehub.vision import identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
 from tablehub.vision.templates import Enrolled
 
@@ -53,3 +53,22 @@ def test_cards_are_read_top_first_even_when_phantoms_make_a_circle() -> None:
     each other; it must still wait for them."""
     below = [{1, 2}, {2}, {1}, set()]
     assert identify._layered([0, 1, 2, 3], below) == [3, 1, 2, 0]
+
+
+def _part(card_id: str, shown_gap: float, x: float) -> identify._Read:
+    reading = _reading(card_id, False, x)
+    dec = match.Decision(card_id, card_id, 0, (0.0, 0.0), 60, 20, 100, 0.4, 10.0, "",
+                         shown_gap=shown_gap)  # fmt: skip
+    return identify._Read(reading, reading.corners, 0.8, decision=dec)
+
+
+def test_of_two_parts_read_as_one_card_the_weaker_is_a_misread() -> None:
+    """Strips of two cards both read as the bats king (the deck has one): the one whose
+    print shows little gap over its rivals is dropped; a clear one stays, a duplicate."""
+    t = identify.Thresholds()
+    weak, strong = _part("k", 1.3, 0), _part("k", 10.8, 100)
+    assert identify._without_weak_copies([weak, strong], _deck({"k": 1}), t) == [strong]
+    clear = _part("k", 9.0, 200)
+    kept = identify._without_weak_copies([clear, strong], _deck({"k": 1}), t)
+    assert kept == [clear, strong]
+    assert identify._without_weak_copies([weak, strong], _deck({"k": 2}), t) == [weak, strong]
