@@ -146,7 +146,6 @@ class SizeGroup:
     by_cell: list[Array]  # per blur level: (cells, P, N), the same card by card within a
     # cell (one batched product compares a seen card with every template)
     energy: list[Array]  # per blur level: (N, cells) squared norms
-    images: list[Array]  # per blur level: (N, h, w, 3) reflectance on the grid
     inked: Array  # (cells, N) bool: the cell shows print, not plain paper
     index: list[Array]  # per blur level: (N, 2, h, w, 3) the index corners, top-left first
     index_energy: list[Array]  # per blur level: (N, 2) their squared norms
@@ -196,13 +195,13 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
     for size, ids in sorted(by_size.items()):
         labels = [*ids, BACK] if BACK in images else list(ids)
         grids = [grid_image(images[label], size) for label in labels]
-        cells, energy, imgs, align, index = [], [], [], [], []
+        cells, energy, align, index = [], [], [], []
+        refl: Array = np.zeros(0)
         for sigma in BLURS:
             refl = np.stack([reflectance(cv2.GaussianBlur(g, (0, 0), sigma)) for g in grids])
             c = np.stack([to_cells(r, size) for r in refl])  # (N, cells, P)
             cells.append(c)
             energy.append((c * c).sum(-1))
-            imgs.append(refl)
             align.append(np.stack([to_align(r) for r in refl]))
             x0, y0, x1, y1 = INDEX_BOX
             index.append(
@@ -210,7 +209,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
                     [np.stack([r[y0:y1, x0:x1], r[::-1, ::-1][y0:y1, x0:x1]]) for r in refl]
                 ).copy()
             )
-        coarse = np.stack([to_coarse(r) for r in imgs[-1]])
+        coarse = np.stack([to_coarse(r) for r in refl])  # from the most blurred
         sharp = cells[0]
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
@@ -224,7 +223,6 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
                 cells,
                 [np.ascontiguousarray(c.transpose(1, 2, 0)) for c in cells],
                 energy,
-                imgs,
                 inked,
                 index,
                 [(i * i).reshape(len(labels), 2, -1).sum(-1) for i in index],
