@@ -76,3 +76,36 @@ def test_an_outline_that_explains_little_of_what_it_covers_is_not_read(seed: int
     ids = {r.card_id for r in readings if r.card_id}
     assert "rg:batman-3" in ids
     assert ids <= {"rg:accomplice-04", "rg:batman-3"}, ids
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_strip_with_little_print_needs_a_clear_gap(seed: int) -> None:
+    """Three agi cards in a pile (1.38 px/mm, wood, camera tilted 24 degrees): a strip of
+    the bats 9 shows its index and two pips.  It was read as the bats king from ten
+    printed cells, the king ahead of the 9 by two capped cells where print shows; a card
+    read from so little print must now be ahead by three."""
+    deck, faces, _ = standin_deck("agi")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("agi:diamonds-k", (849.69, 506.36), -166.13),
+            CardPlacement("agi:bats-9", (831.27, 502.57), -172.22, lift_mm=0.3),
+            CardPlacement("agi:role-crafty", (818.51, 497.52), -160.47, lift_mm=0.6),
+        ],
+        texture="wood",
+        texture_seed=781267881,
+        camera=Camera(
+            image_size=(1280, 720), target_mm=(593.62, 464.8), px_per_mm=1.375,
+            tilt_deg=24.01, tilt_dir_deg=61.52, yaw_deg=6.37, distance_mm=904.8,
+        ),
+        lighting=Lighting(brightness=0.85, gradient=0.14, gradient_dir_deg=128.7,
+                          vignette=0.292, colour_gain=(1.085, 1.012, 0.868)),
+        blur_px=0.75,
+        noise=3.36,
+        jpeg_quality=76,
+    )  # fmt: skip
+    rendered = render_scene(scene, np.random.default_rng(seed))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    ids = {r.card_id for r in readings if r.card_id}
+    assert "agi:role-crafty" in ids
+    assert ids <= {"agi:diamonds-k", "agi:bats-9", "agi:role-crafty"}, ids
