@@ -59,6 +59,9 @@ PART_EXPLAINED = 0.45  # share of the cells seen a card seen in part must explai
 # readings on rendered scenes: 99.7% explained more; less is an outline that is no card)
 LITTLE_PRINT = 25  # a card seen in part, read from fewer printed cells than this, must
 LITTLE_PRINT_SHOWN = 3.0  # ... show this gap (capped cells) over every rival on its print
+BLIND_INDEX = 0.2  # capped cells: an index corner that fits other cards this nearly as
+BLIND_INDEX_SHOWN = 2.0  # well tells nothing (a suit sign too small, or covered): then a
+# card seen in part must show this gap over every rival on its print
 NO_INDEX_MARGIN = 0.25  # normalised margin a card seen in part, no index corner, must show
 INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its print must
 # show over every rival (rendered scenes: wrong partial readings mostly had both)
@@ -504,6 +507,7 @@ def identify(
         and (whole or bool(seen_corners.any()) or worst_margin >= NO_INDEX_MARGIN)
         and (whole or explained >= PART_EXPLAINED * seen)
         and (whole or inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
+        and (whole or abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
         and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
         and (whole or index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)

@@ -109,3 +109,35 @@ def test_a_strip_with_little_print_needs_a_clear_gap(seed: int) -> None:
     ids = {r.card_id for r in readings if r.card_id}
     assert "agi:role-crafty" in ids
     assert ids <= {"agi:diamonds-k", "agi:bats-9", "agi:role-crafty"}, ids
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_strip_whose_index_tells_nothing_needs_a_gap_on_its_print(seed: int) -> None:
+    """The clubs 2 of the openclipart ornamental deck under the hearts 8 (3 px/mm, dark
+    table): a strip with its index corner shows.  At this size the clubs and spades
+    signs in the index fit alike, and the strip's print was less than two capped cells
+    closer to the spades 2 -- it was read as the spades 2."""
+    deck, faces, _ = standin_deck("oc-ornamental")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("oc-ornamental:c-2", (370.95, 473.96), -66.46),
+            CardPlacement("oc-ornamental:h-8", (376.74, 460.37), -65.59, lift_mm=0.3),
+        ],
+        texture="dark",
+        texture_seed=298423066,
+        camera=Camera(
+            image_size=(2304, 1296), target_mm=(595.2, 502.01), px_per_mm=2.987,
+            tilt_deg=0.98, tilt_dir_deg=192.81, yaw_deg=-2.93, distance_mm=1128.5,
+        ),
+        lighting=Lighting(brightness=1.03, gradient=0.1, gradient_dir_deg=302.9,
+                          vignette=0.231, colour_gain=(1.108, 0.872, 1.115)),
+        blur_px=0.91,
+        noise=1.48,
+        jpeg_quality=77,
+    )  # fmt: skip
+    rendered = render_scene(scene, np.random.default_rng(seed))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    ids = {r.card_id for r in readings if r.card_id}
+    assert "oc-ornamental:h-8" in ids
+    assert ids <= {"oc-ornamental:c-2", "oc-ornamental:h-8"}, ids
