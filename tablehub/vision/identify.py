@@ -66,6 +66,8 @@ class Thresholds:
     # scenes: most wrong readings had less; 1% of right ones too)
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
+    doubtful_support: float = 0.6  # an outline less supported, under a card read, is
+    # given up early if its coarse look fits no card (``match.identify``'s ``doubtful``)
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
     min_support: float = 0.5  # share of its outline a card shows sharply (else not read)
     pile_explained: float = 0.65  # explained share of its cells above which a card read
@@ -248,9 +250,10 @@ def _identify(
     lk = match.look(image, h, quad, size, covers)
     level = blur_level(match.px_per_mm(h, quad.mean(0)))
     sure_pose = float(sharp.support[i]) >= 0.85
+    doubtful = bool(covers) and float(sharp.support[i]) < t.doubtful_support
     return match.identify(
         group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-        corners.corner_shown(sharp, i), t.min_shown_gap,
+        corners.corner_shown(sharp, i), t.min_shown_gap, doubtful,
     )  # fmt: skip
 
 

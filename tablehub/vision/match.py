@@ -80,6 +80,11 @@ BARE = 0.004  # a cell this close to plain paper looks bare
 BARE_WEIGHT = 0.25  # what a bare-looking cell can count against a card printed there
 CLEAR_MARGIN = 0.35  # normalised margin of a card seen whole over every other (0.5: ideal)
 NOT_A_CARD = 0.05  # coarse mismatch (mean squared, per pixel) beyond any card
+# A doubtful outline (barely supported, partly under cards read) shown this little, whose
+# coarse thumbnail fits its best card nearly as badly as the typical card, is taken for no
+# card without a closer look (rendered scenes: such outlines were never read).
+PHANTOM_SHOWN = 0.5
+PHANTOM_FIT = 0.7  # the best card's coarse mismatch against the median card's
 
 
 def grid_to_mm(quad_mm: Array, size_mm: tuple[float, float], margin_mm: float = 0.0) -> Array:
@@ -394,13 +399,16 @@ def identify(
     sure_pose: bool = False,
     corners_shown: tuple[bool, bool] = (True, True),
     min_shown_gap: float = 0.8,
+    doubtful: bool = False,
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
     sharply all round, so its turn needs no correcting.  ``min_shown_gap``: the gap over
     every rival that a card not seen whole must show on cells with print (a blank where a
-    rival has print may be the paper of a card lying on it, unseen)."""
+    rival has print may be the paper of a card lying on it, unseen).  ``doubtful``: the
+    outline is barely supported and lies partly under cards read (it may be their print's
+    edges), so a flat coarse ranking is enough to give it up."""
     coarse = _coarse_scores(group, lk)
-    if float(coarse.min()) > NOT_A_CARD:
+    if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
     o0, n0 = (int(x) for x in np.unravel_index(int(np.argmin(coarse)), coarse.shape))
     warp = _align(group, lk, n0, o0, level, turn=not sure_pose)
@@ -534,6 +542,15 @@ def identify(
         card_like,
         index_lead,
     )
+
+
+def _phantom(coarse: Array, lk: Look) -> bool:
+    """Whether little of the card shows and the coarse thumbnails rank no card clearly
+    first (see ``PHANTOM_FIT``)."""
+    if np.count_nonzero(lk.card_mask) >= PHANTOM_SHOWN * lk.card_mask.size:
+        return False
+    per_card = coarse.min(0)
+    return float(per_card.min()) > PHANTOM_FIT * float(np.median(per_card))
 
 
 def _worth_all(dists: list[Array], v: _View) -> bool:

@@ -72,3 +72,20 @@ def test_of_two_parts_read_as_one_card_the_weaker_is_a_misread() -> None:
     kept = identify._without_weak_copies([clear, strong], _deck({"k": 1}), t)
     assert kept == [clear, strong]
     assert identify._without_weak_copies([weak, strong], _deck({"k": 2}), t) == [weak, strong]
+
+
+def _shown(share: float) -> match.Look:
+    """A look whose card shows ``share`` of its area (the rest under cards read)."""
+    mask = np.zeros((104, 104), np.uint8)
+    mask[2:-2, 2 : 2 + round(100 * share)] = 255
+    return match.Look(np.zeros((104, 104, 3), np.float32), mask, (63.0, 88.0), 2)
+
+
+def test_a_doubtful_outline_is_given_up_only_when_its_coarse_look_fits_no_card() -> None:
+    """Little shown and every card fitting about as badly: a phantom.  A card that fits
+    clearly best, or one showing enough to tell, goes on to a closer look."""
+    flat = np.array([[0.020, 0.024, 0.025, 0.026], [0.027, 0.025, 0.024, 0.028]])
+    clear = np.array([[0.004, 0.024, 0.025, 0.026], [0.027, 0.025, 0.024, 0.028]])
+    assert match._phantom(flat, _shown(0.3))
+    assert not match._phantom(clear, _shown(0.3))
+    assert not match._phantom(flat, _shown(0.8))
