@@ -67,37 +67,30 @@ class Hypotheses:
         return len(self.angle)
 
     def quad(self, i: int) -> Array:
-        return rect_corners(self.centre[i], float(self.angle[i]), self.size[i])
+        out: Array = rect_corners(
+            self.centre[i : i + 1], self.angle[i : i + 1], self.size[i : i + 1]
+        )[0]
+        return out
 
     def quads(self) -> Array:
         """(n, 4, 2): every ``quad`` at once."""
-        c, s = np.cos(self.angle)[:, None], np.sin(self.angle)[:, None]
-        w, h = self.size[:, 0:1] / 2, self.size[:, 1:2] / 2
-        ux, uy = np.concatenate([c, s], 1), np.concatenate([-s, c], 1)
-        out: Array = np.stack(
-            [
-                self.centre - w * ux - h * uy,
-                self.centre + w * ux - h * uy,
-                self.centre + w * ux + h * uy,
-                self.centre - w * ux + h * uy,
-            ],
-            1,
-        )
-        return out
+        return rect_corners(self.centre, self.angle, self.size)
 
 
-def rect_corners(centre: Array, angle: float, size: Array) -> Array:
-    """TL, TR, BR, BL (mm) of a card of ``size`` whose x axis points along ``angle``."""
-    c, s = math.cos(angle), math.sin(angle)
-    w, h = float(size[0]) / 2, float(size[1]) / 2
-    ux, uy = np.array([c, s]), np.array([-s, c])
-    out: Array = np.array(
+def rect_corners(centre: Array, angle: Array, size: Array) -> Array:
+    """TL, TR, BR, BL (mm) of cards of ``size`` (n, 2) whose x axis points along ``angle``
+    (n,), centred at ``centre`` (n, 2): (n, 4, 2)."""
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    w, h = size[:, 0:1] / 2, size[:, 1:2] / 2
+    ux, uy = np.concatenate([c, s], 1), np.concatenate([-s, c], 1)
+    out: Array = np.stack(
         [
             centre - w * ux - h * uy,
             centre + w * ux - h * uy,
             centre + w * ux + h * uy,
             centre - w * ux + h * uy,
-        ]
+        ],
+        1,
     )
     return out
 

@@ -362,7 +362,7 @@ def _read(
         again.update(under)
         queue[:0] = under
     done = _recheck_piles(image, h, sharp, deck, done, t)
-    done = _without_weak_copies(done, deck, t)
+    done = _without_misread_copies(done, deck, t)
     out = [r.reading for r in done] + [
         u.reading
         for u in unknown.values()
@@ -373,28 +373,27 @@ def _read(
     return out, claimed
 
 
-def _without_weak_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds) -> list[_Read]:
-    """A card read from parts only, more often than the deck holds it: the reading whose
-    print shows the clearest gap over its rivals stays; another stays (a second copy)
-    only if its gap is clear too, else it is taken as a misread."""
-    parts: dict[str, list[_Read]] = {}
-    whole: set[str] = set()
+def _without_misread_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds) -> list[_Read]:
+    """A card read more often than the deck holds it, partly from parts of cards: a part
+    is weaker evidence than a card seen whole, so the parts are taken as misreads where
+    the card is read whole too; else the part whose print shows the clearest gap over its
+    rivals stays, and another only if its gap is clear too (a second copy)."""
+    reads: dict[str, list[_Read]] = {}
     for r in done:
-        card_id = r.reading.card_id
-        if card_id is None or r.decision is None:
+        if r.reading.card_id is not None and r.decision is not None:
+            reads.setdefault(r.reading.card_id, []).append(r)
+    misread: list[_Read] = []
+    for card_id, rs in reads.items():
+        parts = [r for r in rs if not r.reading.complete]
+        if len(rs) <= deck.counts.get(card_id, 1) or not parts:
             continue
-        if r.reading.complete:
-            whole.add(card_id)
-        else:
-            parts.setdefault(card_id, []).append(r)
-    weak: list[_Read] = []
-    for card_id, reads in parts.items():
-        if card_id in whole or len(reads) <= deck.counts.get(card_id, 1):
-            continue  # (a part read as a card seen whole: see _mark_duplicates)
-        best = max(reads, key=lambda r: r.decision.shown_gap if r.decision else 0.0)
-        weak += [r for r in reads if r is not best and r.decision
-                 and r.decision.shown_gap < t.copy_shown_gap]  # fmt: skip
-    return [r for r in done if not any(r is w for w in weak)]
+        if len(parts) < len(rs):
+            misread += parts
+            continue
+        best = max(parts, key=lambda r: r.decision.shown_gap if r.decision else 0.0)
+        misread += [r for r in parts if r is not best and r.decision
+                    and r.decision.shown_gap < t.copy_shown_gap]  # fmt: skip
+    return [r for r in done if not any(r is m for m in misread)]
 
 
 def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:
@@ -443,12 +442,9 @@ def _shifted(quad: Array, shift_mm: tuple[float, float]) -> Array:
 
 def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
     """Two rectangles that are one card (either way up)."""
-    # Most pairs lie far apart, which plain arithmetic tells well clear of the tolerance
-    # (beyond any rounding difference) before the exact test.
+    # centres apart (in plain arithmetic: most pairs lie far apart, on a hot path)
     (ax, ay), (bx, by) = (map(sum, zip(*q.tolist(), strict=True)) for q in (a, b))
-    if math.hypot(ax - bx, ay - by) > 4 * tol_mm + 1e-6:
-        return False
-    if float(np.linalg.norm(a.mean(0) - b.mean(0))) > tol_mm:
+    if math.hypot(ax - bx, ay - by) > 4 * tol_mm:
         return False
     return bool(min(np.abs(np.roll(a, k, 0) - b).max() for k in (0, 2)) < 2 * tol_mm)
 
@@ -586,13 +582,8 @@ def _uncovered_blobs(em: corners.EdgeMap, claimed: list[Array]) -> list[Array]:
 
 
 def _mark_duplicates(readings: list[CardReading], deck: EnrolledDeck) -> None:
-    """Readings of a card more often than the deck holds it are marked ``duplicate`` --
-    except that a card read from a part of it, when the same card is read whole
-    elsewhere, is taken as misread and left out (a part is weaker evidence)."""
-    seen = Counter(r.card_id for r in readings if r.card_id)
-    whole = {r.card_id for r in readings if r.card_id and r.complete}
-    extra = {c for c, n in seen.items() if n > deck.counts.get(c, 1)}
-    readings[:] = [r for r in readings if not (r.card_id in extra & whole and not r.complete)]
+    """Readings of a card more often than the deck holds it are marked ``duplicate`` (the
+    misread ones are gone already: ``_without_misread_copies``)."""
     seen = Counter(r.card_id for r in readings if r.card_id)
     for i, r in enumerate(readings):
         if r.card_id and seen[r.card_id] > deck.counts.get(r.card_id, 1):

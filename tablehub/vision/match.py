@@ -354,18 +354,6 @@ def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
     return out
 
 
-def _among(dists: list[Array], cand: Array) -> list[Array]:
-    """``dists`` with every template but ``cand`` infinitely far."""
-    others = np.ones(dists[0].shape[1], bool)
-    others[cand] = False
-    out = []
-    for d in dists:
-        d = d.copy()
-        d[:, others] = np.inf
-        out.append(d)
-    return out
-
-
 def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> Array:
     """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
@@ -418,11 +406,10 @@ def identify(
     labels = np.array(group.labels)
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
-    every = _cell_mismatch(group, view, level)
-    dists = _among(every, cand)
-    if len(cand) < len(labels) and _worth_all(dists, view):
+    dists = _cell_mismatch(group, view, level)  # every card; those not in ``cand`` are
+    # left out below (``totals``)
+    if len(cand) < len(labels) and _worth_all([d[:, cand] for d in dists], view):
         cand = np.arange(len(labels))
-        dists = every
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
     # for little (print seen where a card has none still counts in full).
@@ -507,18 +494,24 @@ def identify(
         clear and label == BACK
     )
     clean = explained >= CLEAN_SHARE * seen
+    # A card seen in part: what shows must be mostly its print, and where its index
+    # corner does not speak clearly for it, its print must.
+    index_seen = bool(seen_corners.any())
+    part_clear = whole or (
+        (index_seen or worst_margin >= NO_INDEX_MARGIN)
+        and explained >= PART_EXPLAINED * seen
+        and (inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
+        and (abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
+        and (index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
+    )
     sure = (
         card_like
+        and part_clear
         and worst_margin >= min_margin
         and worst_gap >= min_gap
-        and (bool(seen_corners.any()) or seen >= 0.5 * len(valid))
-        and (whole or bool(seen_corners.any()) or worst_margin >= NO_INDEX_MARGIN)
-        and (whole or explained >= PART_EXPLAINED * seen)
-        and (whole or inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
-        and (whole or abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
+        and (index_seen or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
-        and (whole or index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)
     )

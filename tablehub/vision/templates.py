@@ -196,7 +196,6 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         labels = [*ids, BACK] if BACK in images else list(ids)
         grids = [grid_image(images[label], size) for label in labels]
         cells, energy, align, index = [], [], [], []
-        refl: Array = np.zeros(0)
         for sigma in BLURS:
             refl = np.stack([reflectance(cv2.GaussianBlur(g, (0, 0), sigma)) for g in grids])
             c = np.stack([to_cells(r, size) for r in refl])  # (N, cells, P)
@@ -209,7 +208,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
                     [np.stack([r[y0:y1, x0:x1], r[::-1, ::-1][y0:y1, x0:x1]]) for r in refl]
                 ).copy()
             )
-        coarse = np.stack([to_coarse(r) for r in refl])  # from the most blurred
+        coarse = np.stack([to_coarse(r) for r in refl])  # the last level: the most blurred
         sharp = cells[0]
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)

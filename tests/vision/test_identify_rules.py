@@ -18,6 +18,14 @@ def _deck(counts: dict[str, int]) -> EnrolledDeck:
     return EnrolledDeck("t", Enrolled(groups=[]), {}, counts)
 
 
+def _read(card_id: str, complete: bool, shown_gap: float, x: float) -> identify._Read:
+    """A reading as the reader keeps it, with the decision it came from."""
+    reading = _reading(card_id, complete, x)
+    dec = match.Decision(card_id, card_id, 0, (0.0, 0.0), 60, 20, 100, 0.4, 10.0, "",
+                         shown_gap=shown_gap)  # fmt: skip
+    return identify._Read(reading, reading.corners, 0.8, decision=dec)
+
+
 def test_a_card_read_twice_whole_is_a_duplicate() -> None:
     readings = [_reading("a", True), _reading("a", True, 100)]
     identify._mark_duplicates(readings, _deck({"a": 1}))
@@ -27,8 +35,11 @@ def test_a_card_read_twice_whole_is_a_duplicate() -> None:
 def test_a_part_read_as_a_card_seen_whole_elsewhere_is_left_out() -> None:
     """A strip of a covered card read as the card lying whole beside it: a misread, not a
     second copy (a part is weaker evidence than a whole card)."""
-    readings = [_reading("a", True), _reading("a", False, 100), _reading("b", False, 200)]
-    identify._mark_duplicates(readings, _deck({"a": 1, "b": 1}))
+    deck = _deck({"a": 1, "b": 1})
+    done = [_read("a", True, 10.0, 0), _read("a", False, 10.0, 100), _read("b", False, 10.0, 200)]
+    kept = identify._without_misread_copies(done, deck, identify.Thresholds())
+    readings = [r.reading for r in kept]
+    identify._mark_duplicates(readings, deck)
     assert [(r.card_id, r.complete, r.duplicate) for r in readings] == [
         ("a", True, False),
         ("b", False, False),
@@ -56,10 +67,7 @@ def test_cards_are_read_top_first_even_when_phantoms_make_a_circle() -> None:
 
 
 def _part(card_id: str, shown_gap: float, x: float) -> identify._Read:
-    reading = _reading(card_id, False, x)
-    dec = match.Decision(card_id, card_id, 0, (0.0, 0.0), 60, 20, 100, 0.4, 10.0, "",
-                         shown_gap=shown_gap)  # fmt: skip
-    return identify._Read(reading, reading.corners, 0.8, decision=dec)
+    return _read(card_id, False, shown_gap, x)
 
 
 def test_of_two_parts_read_as_one_card_the_weaker_is_a_misread() -> None:
@@ -67,11 +75,11 @@ def test_of_two_parts_read_as_one_card_the_weaker_is_a_misread() -> None:
     print shows little gap over its rivals is dropped; a clear one stays, a duplicate."""
     t = identify.Thresholds()
     weak, strong = _part("k", 1.3, 0), _part("k", 10.8, 100)
-    assert identify._without_weak_copies([weak, strong], _deck({"k": 1}), t) == [strong]
+    assert identify._without_misread_copies([weak, strong], _deck({"k": 1}), t) == [strong]
     clear = _part("k", 9.0, 200)
-    kept = identify._without_weak_copies([clear, strong], _deck({"k": 1}), t)
+    kept = identify._without_misread_copies([clear, strong], _deck({"k": 1}), t)
     assert kept == [clear, strong]
-    assert identify._without_weak_copies([weak, strong], _deck({"k": 2}), t) == [weak, strong]
+    assert identify._without_misread_copies([weak, strong], _deck({"k": 2}), t) == [weak, strong]
 
 
 def _shown(share: float) -> match.Look:
