@@ -219,11 +219,11 @@ def _coarse_scores(group: SizeGroup, lk: Look) -> Array:
     return out
 
 
-def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int, turn: bool) -> Array:
+def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
     """The rigid motion (2x3, grid pixels of the look turned ``o``: template point ->
     look point, margin excluded) that best lines template ``n`` up with the card: a
-    shift by template matching at 1 px/mm over the margin, then (``turn``) ECC for a
-    small turn as well."""
+    shift by template matching at 1 px/mm over the margin, then ECC for a small turn as
+    well (even a sharp outline can be a degree off: a sleeve's, or one with a shadow)."""
     view = to_align(np.ascontiguousarray(_turn(lk.refl, o)))
     mask = np.ascontiguousarray(_turn(lk.mask, o))
     tmpl = group.align[level][n]
@@ -238,22 +238,20 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int, turn: bool) -
     _, _, (bx, by), _ = cv2.minMaxLoc(res)
     # template (1 px/mm) -> view (1 px/mm)
     start: Array = np.array([[1, 0, bx], [0, 1, by]], np.float32)
-    warp: Array = start
-    if turn:
-        vmask = cv2.resize(mask, view.shape[::-1], interpolation=cv2.INTER_NEAREST)
-        try:
-            found: Any = cv2.findTransformECC(
-                tmpl,
-                view,
-                start.copy(),
-                cv2.MOTION_EUCLIDEAN,
-                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
-                vmask,
-                1,
-            )
-            warp = np.asarray(found[1])
-        except cv2.error:
-            warp = start
+    vmask = cv2.resize(mask, view.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    try:
+        found: Any = cv2.findTransformECC(
+            tmpl,
+            view,
+            start.copy(),
+            cv2.MOTION_EUCLIDEAN,
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
+            vmask,
+            1,
+        )
+        warp: Array = np.asarray(found[1])
+    except cv2.error:
+        warp = start
     # A turn beyond a few degrees or a jump away from the shift found: not trusted.
     if abs(float(warp[0, 1])) > 0.06 or np.abs(warp[:, 2] - start[:, 2]).max() > 2.0:
         warp = start
@@ -390,7 +388,7 @@ def identify(
     doubtful: bool = False,
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
-    sharply all round, so its turn needs no correcting.  ``min_shown_gap``: the gap over
+    sharply all round (nothing hides its edges).  ``min_shown_gap``: the gap over
     every rival that a card not seen whole must show on cells with print (a blank where a
     rival has print may be the paper of a card lying on it, unseen).  ``doubtful``: the
     outline is barely supported and lies partly under cards read (it may be their print's
@@ -399,7 +397,7 @@ def identify(
     if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
     o0, n0 = (int(x) for x in np.unravel_index(int(np.argmin(coarse)), coarse.shape))
-    warp = _align(group, lk, n0, o0, level, turn=not sure_pose)
+    warp = _align(group, lk, n0, o0, level)
     warp0 = warp if o0 == 0 else _turn_warp(warp, lk.size_mm)
     view = _view(lk, warp0, corners_shown)
     level = _blur_of(group, view, n0, o0, level)
