@@ -333,10 +333,9 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
-    fits = []
-    for lv in range(len(group.cells)):
-        diff = cells - _seen(group.cells[lv][n], valid)
-        fits.append(float(np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum()))
+    tmpl = np.stack([group.cells[lv][n] for lv in range(len(group.cells))])
+    diff = cells - (tmpl if valid.all() else tmpl[:, valid])
+    fits = np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum(1)
     return int(np.argmin(fits))
 
 
@@ -420,7 +419,9 @@ def identify(
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
         plains.append(plain)
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
-    totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
+    left_out = np.ones(len(labels), bool)
+    left_out[cand] = False
+    totals[:, left_out] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
     index_all = _index_mismatch(group, view, list(range(len(labels))), level)  # (2, N, 2)
@@ -586,12 +587,13 @@ def _expected(
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
     ta = _seen(group.cells[level][a], valid)  # (Cv, P)
-    dd = np.empty((len(others), len(ta)), np.float32)
-    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
-        # ``b`` as seen, turned relative to ``a`` or not
-        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-        diff = ta - _seen(tb, valid)
-        dd[i] = np.square(diff, out=diff).mean(-1)
+    # ``b`` as seen, turned relative to ``a`` or not
+    tb = np.stack(
+        [group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+         for b, ob in zip(others, orients, strict=True)]
+    )  # fmt: skip
+    diff = ta - (tb if valid.all() else tb[:, valid])
+    dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
         if not corners_seen[corner]:
