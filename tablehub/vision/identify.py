@@ -332,6 +332,13 @@ def _read(
         if covers and not _may_show(quad, size, covers):
             _trace(quad, "covered")
             continue
+        if (
+            covers
+            and sharp.edges is not None
+            and _own_edges(outline[i], sharp.edges[i], covers) < OWN_EDGES
+        ):
+            _trace(quad, "no edges of its own")
+            continue
         group = deck.templates.group_for(size)
         if group is None:
             continue
@@ -550,6 +557,20 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
         if cv2.countNonZero(inner & mask) >= 0.9 * cv2.countNonZero(inner):
             return True
     return False
+
+
+OWN_EDGES = 12  # outline samples (of 64) with an edge clear of the cards on it (rendered
+# scenes: outlines under cards read with fewer were never read)
+
+
+def _own_edges(points: Array, edges: Array, covers: list[Array]) -> int:
+    """How many of an outline's samples (``points``, mm) with an edge (``edges``) lie clear
+    of the cards on it: an outline with few is made of their sides and print (a card
+    lying under them shows sides of its own), and is not worth a look."""
+    clear = edges.copy()
+    for quad in covers:
+        clear &= ~_inside(points, quad, -match.COVER_GROW_MM)
+    return int(clear.sum())
 
 
 def _confidence(dec: match.Decision, t: Thresholds) -> float:

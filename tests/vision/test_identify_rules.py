@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tablehub.vision import identify, match
+from tablehub.vision import corners, identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
 from tablehub.vision.templates import Enrolled
 
@@ -97,3 +97,27 @@ def test_a_doubtful_outline_is_given_up_only_when_its_coarse_look_fits_no_card()
     assert match._phantom(flat, _shown(0.3))
     assert not match._phantom(clear, _shown(0.3))
     assert not match._phantom(flat, _shown(0.8))
+
+
+def _outline(centre: tuple[float, float], angle_deg: float) -> np.ndarray:
+    """The outline samples (mm) of a poker card, in the order of ``Hypotheses.edges``."""
+    hyp = corners.Hypotheses(
+        np.array([centre], float), np.radians([angle_deg]), np.array([[63.0, 88.0]]),
+        np.ones(1), np.ones(1),
+    )  # fmt: skip
+    out: np.ndarray = corners.outline_points(hyp)[0]
+    return out
+
+
+def test_an_outline_made_of_the_edges_of_the_card_on_it_is_not_looked_at() -> None:
+    """An outline under a card read, whose edges are that card's sides and print, has too
+    few edges of its own to be examined; a card sticking out from under it shows its own
+    sides beyond it."""
+    top = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float)
+    phantom = _outline((32.5, 45.0), 2.0)  # just off the card: its edges lie on it
+    assert identify._own_edges(phantom, np.ones(len(phantom), bool), [top]) < identify.OWN_EDGES
+    under = _outline((60.0, 70.0), 20.0)  # half out from under the card
+    assert identify._own_edges(under, np.ones(len(under), bool), [top]) >= identify.OWN_EDGES
+    edges = ~identify._inside(under, top, -2.0)  # where it shows, its sides show
+    assert identify._own_edges(under, edges, [top]) >= identify.OWN_EDGES
+    assert identify._own_edges(under, ~edges, [top]) == 0
