@@ -271,8 +271,18 @@ def _from_corners(
 
 
 def _group(keys: Array) -> tuple[Array, Array]:
-    """Group rows of integer ``keys``: (group index per row, number of groups)."""
-    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    """Group rows of integer ``keys``: (group index per row, number of groups), groups in
+    the order of their keys.  Rows are packed into one integer where it fits (a sort of
+    numbers, far faster than one of rows)."""
+    rel = keys - keys.min(0)
+    span = [int(v) + 1 for v in rel.max(0)]
+    if math.prod(span) < 2**62:
+        packed = np.zeros(len(keys), np.int64)
+        for col, n in enumerate(span):
+            packed = packed * n + rel[:, col]
+        _, inverse = np.unique(packed, return_inverse=True)
+    else:
+        _, inverse = np.unique(keys, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     return inverse, np.array(int(inverse.max()) + 1 if len(inverse) else 0)
 

@@ -329,15 +329,15 @@ def _read(
             echoes.append(quad)
             continue
         covers = [q for q in above if _overlap(quad, q) > 0.0]
-        if covers and not _may_show(quad, size, covers):
-            _trace(quad, "covered")
-            continue
         if (
             covers
             and sharp.edges is not None
             and _own_edges(outline[i], sharp.edges[i], covers) < OWN_EDGES
         ):
             _trace(quad, "no edges of its own")
+            continue
+        if covers and not _may_show(quad, size, covers):
+            _trace(quad, "covered")
             continue
         group = deck.templates.group_for(size)
         if group is None:
