@@ -418,6 +418,9 @@ def identify(
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
         plains.append(plain)
+    whole_sharp = sure_pose and int(view.valid[0].sum()) >= 0.9 * len(view.valid[0])
+    if not whole_sharp and not _any_card_like(group, view, dists, plains, cand, min_explained):
+        return NOTHING  # no card it could be explains print enough: nothing to accept
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     left_out = np.ones(len(labels), bool)
     left_out[cand] = False
@@ -545,6 +548,26 @@ def _phantom(coarse: Array, lk: Look) -> bool:
         return False
     per_card = coarse.min(0)
     return float(per_card.min()) > PHANTOM_FIT * float(np.median(per_card))
+
+
+def _any_card_like(
+    group: SizeGroup,
+    v: _View,
+    dists: list[Array],
+    plains: list[Array],
+    cand: Array,
+    min_explained: int,
+) -> bool:
+    """Whether any card of ``cand``, either way round, explains print enough to pass the
+    decision's ``card_like`` test (counted the same way); if none does, whichever card
+    wins is not card-like, so not accepted either (unless seen whole and sharp: a back)."""
+    for o in (0, 1):
+        ink = group.inked[v.valid[o]][:, cand]
+        inked = (ink & (dists[o][:, cand] < 0.5 * plains[o][:, None])).sum(0)
+        share = inked / np.maximum(ink.sum(0), 1)
+        if ((inked >= min_explained) & (share >= MIN_INKED_SHARE)).any():
+            return True
+    return False
 
 
 def _worth_all(dists: list[Array], v: _View) -> bool:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+import pytest
+
+from bench.cards import standin_deck
 from tablehub.vision import corners, identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
+from tablehub.vision.scene import random_scene, render_scene
 from tablehub.vision.templates import Enrolled
 
 
@@ -121,3 +126,34 @@ def test_an_outline_made_of_the_edges_of_the_card_on_it_is_not_looked_at() -> No
     edges = ~identify._inside(under, top, -2.0)  # where it shows, its sides show
     assert identify._own_edges(under, edges, [top]) >= identify.OWN_EDGES
     assert identify._own_edges(under, ~edges, [top]) == 0
+
+
+def test_an_outline_no_card_explains_is_given_up_as_the_full_decision_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``identify`` stops once no card it could be explains print enough to be card-like;
+    on rendered scenes the full decision agrees every time: not accepted, not card-like."""
+    deck, faces, ids = standin_deck("agi")
+    full = match.identify
+    stopped = 0
+
+    def both(*args: Any, **kwargs: Any) -> match.Decision:
+        nonlocal stopped
+        dec = full(*args, **kwargs)
+        with monkeypatch.context() as m:
+            m.setattr(match, "_any_card_like", lambda *a: True)
+            ref = full(*args, **kwargs)
+        if dec is match.NOTHING and ref is not match.NOTHING:
+            stopped += 1
+            assert ref.label is None and not ref.card_like
+        else:
+            assert dec == ref
+        return dec
+
+    monkeypatch.setattr(match, "identify", both)
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        scene = random_scene(faces, ids, rng, image_size=(2304, 1296), px_per_mm=(1.8, 3.0))
+        rendered = render_scene(scene, rng)
+        identify.read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    assert stopped > 0
