@@ -329,6 +329,13 @@ def _read(
             echoes.append(quad)
             continue
         covers = [q for q in above if _overlap(quad, q) > 0.0]
+        if (
+            covers
+            and sharp.edges is not None
+            and _own_edges(outline[i], sharp.edges[i], covers) < OWN_EDGES
+        ):
+            _trace(quad, "no edges of its own")
+            continue
         if covers and not _may_show(quad, size, covers):
             _trace(quad, "covered")
             continue
@@ -459,29 +466,28 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
     if n < 2 or hyp.edges is None:
         return order0
     points = corners.outline_points(hyp)  # (n, S, 2)
-    edges = hyp.edges
     c, s = np.cos(hyp.angle), np.sin(hyp.angle)
     reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
-    below: list[set[int]] = [set() for _ in range(n)]  # below[b]: cards on top of b
-    share = np.full((n, n), np.nan)  # share[a, b]: a's outline shown well inside b
-    for b in range(n):
-        near = np.hypot(*(hyp.centre - hyp.centre[b]).T) < reach + reach[b]
-        near[b] = False
-        idx = np.nonzero(near)[0]
-        if len(idx) == 0:
-            continue
-        rel = points[idx] - hyp.centre[b]
-        x = rel[..., 0] * c[b] + rel[..., 1] * s[b]
-        y = -rel[..., 0] * s[b] + rel[..., 1] * c[b]
-        inside = (np.abs(x) < hyp.size[b, 0] / 2 - 3.0) & (np.abs(y) < hyp.size[b, 1] / 2 - 3.0)
-        count = inside.sum(1)
-        shown = (edges[idx] & inside).sum(1) / np.maximum(count, 1)
-        share[idx, b] = np.where(count >= 4, shown, np.nan)
+    # share[a, b]: a's outline shown well inside b (each pair of rectangles near each other)
+    near = np.hypot(*(hyp.centre[:, None] - hyp.centre[None]).transpose(2, 0, 1)) < (
+        reach[:, None] + reach[None]
+    )
+    np.fill_diagonal(near, False)
+    a, b = np.nonzero(near)
+    rel = points[a] - hyp.centre[b][:, None]
+    x = rel[..., 0] * c[b][:, None] + rel[..., 1] * s[b][:, None]
+    y = -rel[..., 0] * s[b][:, None] + rel[..., 1] * c[b][:, None]
+    inside = (np.abs(x) < (hyp.size[b, 0] / 2 - 3.0)[:, None]) & (
+        np.abs(y) < (hyp.size[b, 1] / 2 - 3.0)[:, None]
+    )
+    count = inside.sum(1)
+    shown = (hyp.edges[a] & inside).sum(1) / np.maximum(count, 1)
+    share = np.full((n, n), np.nan)
+    share[a, b] = np.where(count >= 4, shown, np.nan)
     # a lies on b where a's outline shows clearly more inside b than b's inside a
     known = ~np.isnan(share) & ~np.isnan(share.T)
     on = known & (share > share.T + 0.25)
-    for b in range(n):
-        below[b].update(np.nonzero(on[:, b])[0].tolist())
+    below = [set(np.nonzero(on[:, j])[0].tolist()) for j in range(n)]  # cards on top of j
     return _layered(order0, below)
 
 
@@ -550,6 +556,20 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
         if cv2.countNonZero(inner & mask) >= 0.9 * cv2.countNonZero(inner):
             return True
     return False
+
+
+OWN_EDGES = 12  # outline samples (of 64) with an edge clear of the cards on it (rendered
+# scenes: outlines under cards read with fewer were never read)
+
+
+def _own_edges(points: Array, edges: Array, covers: list[Array]) -> int:
+    """How many of an outline's samples (``points``, mm) with an edge (``edges``) lie clear
+    of the cards on it: an outline with few is made of their sides and print (a card
+    lying under them shows sides of its own), and is not worth a look."""
+    clear = edges.copy()
+    for quad in covers:
+        clear &= ~_inside(points, quad, -match.COVER_GROW_MM)
+    return int(clear.sum())
 
 
 def _confidence(dec: match.Decision, t: Thresholds) -> float:

@@ -331,10 +331,9 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
-    fits = []
-    for lv in range(len(group.cells)):
-        diff = cells - _seen(group.cells[lv][n], valid)
-        fits.append(float(np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum()))
+    tmpl = np.stack([group.cells[lv][n] for lv in range(len(group.cells))])
+    diff = cells - (tmpl if valid.all() else tmpl[:, valid])
+    fits = np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum(1)
     return int(np.argmin(fits))
 
 
@@ -417,8 +416,13 @@ def identify(
         bare = plain < BARE if not sure_pose else np.zeros(len(plain), bool)
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
         plains.append(plain)
+    whole_sharp = sure_pose and int(view.valid[0].sum()) >= 0.9 * len(view.valid[0])
+    if not whole_sharp and not _any_card_like(group, view, dists, plains, cand, min_explained):
+        return NOTHING  # no card it could be explains print enough: nothing to accept
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
-    totals[:, np.setdiff1d(np.arange(len(labels)), cand)] = np.inf
+    left_out = np.ones(len(labels), bool)
+    left_out[cand] = False
+    totals[:, left_out] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
     index_all = _index_mismatch(group, view, list(range(len(labels))), level)  # (2, N, 2)
@@ -544,6 +548,26 @@ def _phantom(coarse: Array, lk: Look) -> bool:
     return float(per_card.min()) > PHANTOM_FIT * float(np.median(per_card))
 
 
+def _any_card_like(
+    group: SizeGroup,
+    v: _View,
+    dists: list[Array],
+    plains: list[Array],
+    cand: Array,
+    min_explained: int,
+) -> bool:
+    """Whether any card of ``cand``, either way round, explains print enough to pass the
+    decision's ``card_like`` test (counted the same way); if none does, whichever card
+    wins is not card-like, so not accepted either (unless seen whole and sharp: a back)."""
+    for o in (0, 1):
+        ink = group.inked[v.valid[o]][:, cand]
+        inked = (ink & (dists[o][:, cand] < 0.5 * plains[o][:, None])).sum(0)
+        share = inked / np.maximum(ink.sum(0), 1)
+        if ((inked >= min_explained) & (share >= MIN_INKED_SHARE)).any():
+            return True
+    return False
+
+
 def _worth_all(dists: list[Array], v: _View) -> bool:
     """Whether to compare every card: the best one compared explains most of what is seen
     (a card lies there), but not nearly every cell of a card seen whole."""
@@ -584,12 +608,13 @@ def _expected(
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
     ta = _seen(group.cells[level][a], valid)  # (Cv, P)
-    dd = np.empty((len(others), len(ta)), np.float32)
-    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
-        # ``b`` as seen, turned relative to ``a`` or not
-        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-        diff = ta - _seen(tb, valid)
-        dd[i] = np.square(diff, out=diff).mean(-1)
+    # ``b`` as seen, turned relative to ``a`` or not
+    tb = np.stack(
+        [group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+         for b, ob in zip(others, orients, strict=True)]
+    )  # fmt: skip
+    diff = ta - (tb if valid.all() else tb[:, valid])
+    dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
         if not corners_seen[corner]:

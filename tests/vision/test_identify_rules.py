@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from tablehub.vision import identify, match
+import numpy as np
+import pytest
+
+from bench.cards import standin_deck
+from tablehub.vision import corners, identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
+from tablehub.vision.scene import random_scene, render_scene
 from tablehub.vision.templates import Enrolled
 
 
@@ -97,3 +102,58 @@ def test_a_doubtful_outline_is_given_up_only_when_its_coarse_look_fits_no_card()
     assert match._phantom(flat, _shown(0.3))
     assert not match._phantom(clear, _shown(0.3))
     assert not match._phantom(flat, _shown(0.8))
+
+
+def _outline(centre: tuple[float, float], angle_deg: float) -> np.ndarray:
+    """The outline samples (mm) of a poker card, in the order of ``Hypotheses.edges``."""
+    hyp = corners.Hypotheses(
+        np.array([centre], float), np.radians([angle_deg]), np.array([[63.0, 88.0]]),
+        np.ones(1), np.ones(1),
+    )  # fmt: skip
+    out: np.ndarray = corners.outline_points(hyp)[0]
+    return out
+
+
+def test_an_outline_made_of_the_edges_of_the_card_on_it_is_not_looked_at() -> None:
+    """An outline under a card read, whose edges are that card's sides and print, has too
+    few edges of its own to be examined; a card sticking out from under it shows its own
+    sides beyond it."""
+    top = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float)
+    phantom = _outline((32.5, 45.0), 2.0)  # just off the card: its edges lie on it
+    assert identify._own_edges(phantom, np.ones(len(phantom), bool), [top]) < identify.OWN_EDGES
+    under = _outline((60.0, 70.0), 20.0)  # half out from under the card
+    assert identify._own_edges(under, np.ones(len(under), bool), [top]) >= identify.OWN_EDGES
+    edges = ~identify._inside(under, top, -2.0)  # where it shows, its sides show
+    assert identify._own_edges(under, edges, [top]) >= identify.OWN_EDGES
+    assert identify._own_edges(under, ~edges, [top]) == 0
+
+
+def test_an_outline_no_card_explains_is_given_up_as_the_full_decision_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``identify`` stops once no card it could be explains print enough to be card-like;
+    on rendered scenes the full decision agrees every time: not accepted, not card-like."""
+    deck, faces, ids = standin_deck("agi")
+    full = match.identify
+    stopped = 0
+
+    def both(*args: Any, **kwargs: Any) -> match.Decision:
+        nonlocal stopped
+        dec = full(*args, **kwargs)
+        with monkeypatch.context() as m:
+            m.setattr(match, "_any_card_like", lambda *a: True)
+            ref = full(*args, **kwargs)
+        if dec is match.NOTHING and ref is not match.NOTHING:
+            stopped += 1
+            assert ref.label is None and not ref.card_like
+        else:
+            assert dec == ref
+        return dec
+
+    monkeypatch.setattr(match, "identify", both)
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        scene = random_scene(faces, ids, rng, image_size=(2304, 1296), px_per_mm=(1.8, 3.0))
+        rendered = render_scene(scene, rng)
+        identify.read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    assert stopped > 0
