@@ -573,8 +573,10 @@ def _own_edges(points: Array, edges: Array, covers: list[Array]) -> int:
 
 
 def _confidence(dec: match.Decision, t: Thresholds) -> float:
-    """0..1: 0.5 at the acceptance thresholds, towards 1 well above them."""
+    """0..1: 0.5 at the acceptance thresholds, towards 1 well above them (for a card read
+    from its index corner, the index's own margin counts as well)."""
     z = min((dec.margin - t.min_margin) / 0.05, (dec.gap - t.min_gap) / 2.0)
+    z = max(z, (dec.index_fit - match.INDEX_FIT) / 0.2)
     return float(1.0 / (1.0 + math.exp(-2.0 * z)))
 
 

@@ -141,3 +141,38 @@ def test_a_strip_whose_index_tells_nothing_needs_a_gap_on_its_print(seed: int) -
     ids = {r.card_id for r in readings if r.card_id}
     assert "oc-ornamental:h-8" in ids
     assert ids <= {"oc-ornamental:c-2", "oc-ornamental:h-8"}, ids
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_strips_of_a_fan_are_read_from_their_index_corners(seed: int) -> None:
+    """A fan of three chaos trick cards (2.9 px/mm, felt): of the green 9 and the blue 6
+    only a strip with the index corner shows.  Their print there is a number and a dot,
+    too little for the gap a card seen in part must show over every rival on its print --
+    but each index tells its card from every other card's about as clearly as the two
+    indices differ, so both are read."""
+    deck, faces, _ = standin_deck("chaos")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("chaos:blue-6", (794.75, 715.52), -95.63),
+            CardPlacement("chaos:green-9", (796.52, 698.58), -76.83, lift_mm=0.3),
+            CardPlacement("chaos:yellow-9", (800.46, 689.19), -68.00, lift_mm=0.6),
+        ],
+        texture="felt-blue",
+        texture_seed=585943371,
+        camera=Camera(
+            image_size=(2304, 1296), target_mm=(628.48, 509.13), px_per_mm=2.932,
+            tilt_deg=8.99, tilt_dir_deg=105.96, yaw_deg=16.91, distance_mm=1221.6,
+        ),
+        lighting=Lighting(brightness=1.10, gradient=0.46, gradient_dir_deg=188.1,
+                          vignette=0.017, colour_gain=(0.882, 0.938, 0.887)),
+        blur_px=0.08,
+        noise=3.17,
+        jpeg_quality=82,
+    )  # fmt: skip
+    rendered = render_scene(scene, np.random.default_rng(seed))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    read = {r.card_id: r for r in readings}
+    assert set(read) == {"chaos:blue-6", "chaos:green-9", "chaos:yellow-9"}
+    assert not read["chaos:blue-6"].complete and not read["chaos:green-9"].complete
+    assert min(r.confidence for r in readings) > 0.5
