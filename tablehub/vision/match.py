@@ -309,9 +309,12 @@ def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
         if not corners_shown[corner] or _turn(cmask, corner)[y0:y1, x0:x1].mean() < 0.97 * 255:
             shifts.append(None)
             continue
-        region = _turn(card, corner)[y0 - s : y1 + s, x0 - s : x1 + s]
-        stack = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, x1 - x0, 3))
-        shifts.append(stack.reshape((2 * s + 1) ** 2, -1))
+        # Rows of pixels with their channels, shifted a whole pixel (3 values) at a time:
+        # copied a row at a time, not a value at a time.
+        region = np.ascontiguousarray(_turn(card, corner)[y0 - s : y1 + s, x0 - s : x1 + s])
+        rows = region.reshape(len(region), -1)
+        stack = np.lib.stride_tricks.sliding_window_view(rows, (y1 - y0, (x1 - x0) * 3))
+        shifts.append(stack[:, ::3].reshape((2 * s + 1) ** 2, -1))
     cells = to_cells(card, lk.size_mm)
     valid = _cell_valid(cmask, lk.size_mm)
     turned = turn_cells(cells)
@@ -331,8 +334,10 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
-    tmpl = np.stack([group.cells[lv][n] for lv in range(len(group.cells))])
-    diff = cells - (tmpl if valid.all() else tmpl[:, valid])
+    whole = valid.all()
+    diff = np.empty((len(group.cells), *cells.shape), np.float32)
+    for lv, tmpl in enumerate(group.cells):
+        np.subtract(cells, tmpl[n] if whole else tmpl[n][valid], out=diff[lv])
     fits = np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum(1)
     return int(np.argmin(fits))
 
@@ -608,12 +613,12 @@ def _expected(
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
     ta = _seen(group.cells[level][a], valid)  # (Cv, P)
-    # ``b`` as seen, turned relative to ``a`` or not
-    tb = np.stack(
-        [group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-         for b, ob in zip(others, orients, strict=True)]
-    )  # fmt: skip
-    diff = ta - (tb if valid.all() else tb[:, valid])
+    whole = valid.all()
+    diff = np.empty((len(others), *ta.shape), np.float32)
+    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
+        # ``b`` as seen, turned relative to ``a`` or not
+        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+        np.subtract(ta, tb if whole else tb[valid], out=diff[i])
     dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):
