@@ -97,11 +97,11 @@ def to_cells(image: Array, size_mm: tuple[float, float]) -> Array:
 def turn_cells(cells: Array) -> Array:
     """``to_cells`` of the same grid image turned 180 degrees: the cells lie symmetrically
     in the card (its width and height are even, so are the margins), so turning reverses
-    their order and each one's pixels."""
+    their order and each one's pixels: all the pixels in reverse order, each pixel's
+    channels kept (one flip of a pixels x channels table, row by row)."""
     n = len(cells)
-    out: Array = np.ascontiguousarray(
-        cells.reshape(n, CELL, CELL, -1)[::-1, ::-1, ::-1].reshape(n, -1)
-    )
+    pixels = np.ascontiguousarray(cells).reshape(n * CELL * CELL, -1)
+    out: Array = cv2.flip(pixels, 0).reshape(n, -1)
     return out
 
 
