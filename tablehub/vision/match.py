@@ -181,6 +181,13 @@ def _turn(a: Array, orientation: int) -> Array:
     return a if orientation == 0 else a[::-1, ::-1]
 
 
+def _turned(a: Array, orientation: int) -> Array:
+    """``_turn`` as a contiguous image (a flip copies whole pixels, numpy a value at a
+    time)."""
+    out: Array = np.ascontiguousarray(a) if orientation == 0 else cv2.flip(a, -1)
+    return out
+
+
 @dataclass(frozen=True)
 class Decision:
     label: str | None  # a card id, BACK, or None (not sure)
@@ -210,7 +217,7 @@ def _coarse_scores(group: SizeGroup, lk: Look) -> Array:
     p = lk.pad
     thumb = to_coarse(np.ascontiguousarray(lk.refl[p:-p, p:-p]))
     wgt = cv2.resize(lk.card_mask, thumb.shape[1::-1], interpolation=cv2.INTER_AREA) >= 252
-    x = np.stack([thumb.ravel(), thumb[::-1, ::-1].ravel()])  # (2, D)
+    x = np.stack([thumb.ravel(), _turned(thumb, 1).ravel()])  # (2, D)
     w = np.repeat(np.stack([wgt.ravel(), wgt[::-1, ::-1].ravel()]), 3, axis=1).reshape(2, -1)
     w = w.astype(np.float32)
     t = group.coarse.reshape(len(group.labels), -1)  # (N, D)
@@ -224,8 +231,8 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
     look point, margin excluded) that best lines template ``n`` up with the card: a
     shift by template matching at 1 px/mm over the margin, then ECC for a small turn as
     well (even a sharp outline can be a degree off: a sleeve's, or one with a shadow)."""
-    view = to_align(np.ascontiguousarray(_turn(lk.refl, o)))
-    mask = np.ascontiguousarray(_turn(lk.mask, o))
+    view = to_align(_turned(lk.refl, o))
+    mask = _turned(lk.mask, o)
     tmpl = group.align[level][n]
     th, tw = tmpl.shape
     tmask = cv2.resize(
