@@ -368,7 +368,7 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
     out = np.full((2, len(rows), 2), np.nan)
     n = len(group.labels)
-    flat = group.index[level].reshape(n * 2, -1)  # top-left, bottom-right turned, per card
+    columns = group.index_columns[level]  # top-left, bottom-right turned, per card
     energy = group.index_energy[level].reshape(1, -1)  # (1, N * 2)
     unit = CELL * CELL * 3
     for corner in (0, 1):  # corner of the unturned view
@@ -376,7 +376,7 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
         if stack is None:
             continue
         e = (stack * stack).sum(-1)  # (S,)
-        cross = stack @ flat.T  # (S, N * 2)
+        cross = stack @ columns  # (S, N * 2)
         ssd = (e[:, None] + energy - 2 * cross).min(0).reshape(n, 2)[rows]
         # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
         # other one.
