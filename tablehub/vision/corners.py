@@ -67,9 +67,15 @@ class Hypotheses:
         return len(self.angle)
 
     def quad(self, i: int) -> Array:
-        out: Array = rect_corners(
-            self.centre[i : i + 1], self.angle[i : i + 1], self.size[i : i + 1]
-        )[0]
+        """TL, TR, BR, BL (mm) of hypothesis ``i`` (read-only)."""
+        out: Array = self._quads[i]
+        return out
+
+    @functools.cached_property
+    def _quads(self) -> Array:
+        """Every ``quad``, worked out once (the reader asks for them over and over)."""
+        out = self.quads()
+        out.flags.writeable = False
         return out
 
     def quads(self) -> Array:

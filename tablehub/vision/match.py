@@ -187,6 +187,13 @@ def _turn(a: Array, orientation: int) -> Array:
     return a if orientation == 0 else a[::-1, ::-1]
 
 
+def _turned(a: Array, orientation: int) -> Array:
+    """``_turn`` as a contiguous image (a flip copies whole pixels, numpy a value at a
+    time)."""
+    out: Array = np.ascontiguousarray(a) if orientation == 0 else cv2.flip(a, -1)
+    return out
+
+
 @dataclass(frozen=True)
 class Decision:
     label: str | None  # a card id, BACK, or None (not sure)
@@ -218,7 +225,7 @@ def _coarse_scores(group: SizeGroup, lk: Look) -> Array:
     p = lk.pad
     thumb = to_coarse(np.ascontiguousarray(lk.refl[p:-p, p:-p]))
     wgt = cv2.resize(lk.card_mask, thumb.shape[1::-1], interpolation=cv2.INTER_AREA) >= 252
-    x = np.stack([thumb.ravel(), thumb[::-1, ::-1].ravel()])  # (2, D)
+    x = np.stack([thumb.ravel(), _turned(thumb, 1).ravel()])  # (2, D)
     w = np.repeat(np.stack([wgt.ravel(), wgt[::-1, ::-1].ravel()]), 3, axis=1).reshape(2, -1)
     w = w.astype(np.float32)
     t = group.coarse.reshape(len(group.labels), -1)  # (N, D)
@@ -232,8 +239,8 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
     look point, margin excluded) that best lines template ``n`` up with the card: a
     shift by template matching at 1 px/mm over the margin, then ECC for a small turn as
     well (even a sharp outline can be a degree off: a sleeve's, or one with a shadow)."""
-    view = to_align(np.ascontiguousarray(_turn(lk.refl, o)))
-    mask = np.ascontiguousarray(_turn(lk.mask, o))
+    view = to_align(_turned(lk.refl, o))
+    mask = _turned(lk.mask, o)
     tmpl = group.align[level][n]
     th, tw = tmpl.shape
     tmask = cv2.resize(
@@ -317,9 +324,12 @@ def _view(lk: Look, warp: Array, corners_shown: tuple[bool, bool]) -> _View:
         if not corners_shown[corner] or _turn(cmask, corner)[y0:y1, x0:x1].mean() < 0.97 * 255:
             shifts.append(None)
             continue
-        region = _turn(card, corner)[y0 - s : y1 + s, x0 - s : x1 + s]
-        stack = np.lib.stride_tricks.sliding_window_view(region, (y1 - y0, x1 - x0, 3))
-        shifts.append(stack.reshape((2 * s + 1) ** 2, -1))
+        # Rows of pixels with their channels, shifted a whole pixel (3 values) at a time:
+        # copied a row at a time, not a value at a time.
+        region = np.ascontiguousarray(_turn(card, corner)[y0 - s : y1 + s, x0 - s : x1 + s])
+        rows = region.reshape(len(region), -1)
+        stack = np.lib.stride_tricks.sliding_window_view(rows, (y1 - y0, (x1 - x0) * 3))
+        shifts.append(stack[:, ::3].reshape((2 * s + 1) ** 2, -1))
     cells = to_cells(card, lk.size_mm)
     valid = _cell_valid(cmask, lk.size_mm)
     turned = turn_cells(cells)
@@ -339,8 +349,10 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     cells = _seen(v.cells[o], valid)
     if len(cells) == 0:
         return guess
-    tmpl = np.stack([group.cells[lv][n] for lv in range(len(group.cells))])
-    diff = cells - (tmpl if valid.all() else tmpl[:, valid])
+    whole = valid.all()
+    diff = np.empty((len(group.cells), *cells.shape), np.float32)
+    for lv, tmpl in enumerate(group.cells):
+        np.subtract(cells, tmpl[n] if whole else tmpl[n][valid], out=diff[lv])
     fits = np.minimum(np.square(diff, out=diff).mean(-1), CAP).sum(1)
     return int(np.argmin(fits))
 
@@ -351,12 +363,12 @@ def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
     cells = np.stack(v.cells, 1)  # (C, 2, P)
     cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
     e_obs = (cells * cells).sum(-1)  # (C, 2)
-    energy = group.energy[level].T  # (C, N)
-    out = []
-    for o in (0, 1):
-        d = _seen(e_obs[:, o, None] + energy - 2 * cross[:, o], v.valid[o])
-        out.append(np.maximum(d / cells.shape[-1], 0.0))
-    return out
+    # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, both orientations at once and in place (a few
+    # passes over (C, 2, N) rather than a dozen over its halves)
+    d = e_obs[:, :, None] + group.energy[level].T[:, None, :]
+    d -= np.multiply(cross, 2, out=cross)
+    np.maximum(np.divide(d, cells.shape[-1], out=d), 0.0, out=d)
+    return [_seen(d[:, o], v.valid[o]) for o in (0, 1)]
 
 
 def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> Array:
@@ -364,7 +376,7 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
     out = np.full((2, len(rows), 2), np.nan)
     n = len(group.labels)
-    flat = group.index[level].reshape(n * 2, -1)  # top-left, bottom-right turned, per card
+    columns = group.index_columns[level]  # top-left, bottom-right turned, per card
     energy = group.index_energy[level].reshape(1, -1)  # (1, N * 2)
     unit = CELL * CELL * 3
     for corner in (0, 1):  # corner of the unturned view
@@ -372,7 +384,7 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
         if stack is None:
             continue
         e = (stack * stack).sum(-1)  # (S,)
-        cross = stack @ flat.T  # (S, N * 2)
+        cross = stack @ columns  # (S, N * 2)
         ssd = (e[:, None] + energy - 2 * cross).min(0).reshape(n, 2)[rows]
         # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
         # other one.
@@ -658,12 +670,12 @@ def _expected(
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
     ta = _seen(group.cells[level][a], valid)  # (Cv, P)
-    # ``b`` as seen, turned relative to ``a`` or not
-    tb = np.stack(
-        [group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-         for b, ob in zip(others, orients, strict=True)]
-    )  # fmt: skip
-    diff = ta - (tb if valid.all() else tb[:, valid])
+    whole = valid.all()
+    diff = np.empty((len(others), *ta.shape), np.float32)
+    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
+        # ``b`` as seen, turned relative to ``a`` or not
+        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
+        np.subtract(ta, tb if whole else tb[valid], out=diff[i])
     dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     for corner in (0, 1):

@@ -32,3 +32,28 @@ def test_cell_mismatch_compares_every_cell_with_every_template() -> None:
         direct = ((cells[None] - group.cells[1]) ** 2).mean(-1).T[view.valid[o]]
         np.testing.assert_allclose(dists[o], direct, atol=1e-5)
     assert int(np.argmin(dists[0].sum(0))) == 3
+
+
+def test_index_shifts_are_the_index_corner_moved_a_pixel_at_a_time() -> None:
+    size = (63.0, 88.0)
+    w, h = grid_shape(size)
+    pad = round(match.MARGIN_MM * 2)
+    rng = np.random.default_rng(3)
+    lk = match.Look(
+        rng.random((h + 2 * pad, w + 2 * pad, 3), dtype=np.float32),
+        np.full((h + 2 * pad, w + 2 * pad), 255, np.uint8),
+        size,
+        pad,
+    )
+    view = match._view(lk, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), (True, True))
+    card = lk.refl[pad:-pad, pad:-pad]
+    x0, y0, x1, y1 = match.INDEX_BOX
+    s = match.INDEX_SHIFT
+    for corner, seen in enumerate((card, card[::-1, ::-1])):
+        shifts = view.shifts[corner]
+        assert shifts is not None and len(shifts) == (2 * s + 1) ** 2
+        for k, (dy, dx) in enumerate(
+            (dy, dx) for dy in range(-s, s + 1) for dx in range(-s, s + 1)
+        ):
+            window = seen[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
+            assert np.array_equal(shifts[k], window.ravel())
