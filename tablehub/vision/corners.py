@@ -121,7 +121,7 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
     # The table's own texture: the median gradient of a sparse grey sample.
     grey = cv2.cvtColor(blur[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32)
     texture = np.hypot(np.diff(grey, axis=1)[:-1], np.diff(grey, axis=0)[:, :-1])
-    median = _median(texture) * 4 / 3  # Sobel-scaled, about
+    median = float(np.median(texture)) * 4 / 3  # Sobel-scaled, about
     low = min(max(20.0, 1.6 * median), 80.0)
     edges = cv2.Canny(blur, low, 2.5 * low, L2gradient=True)
     _, labels = cv2.distanceTransformWithLabels(
@@ -159,15 +159,6 @@ def edge_map(image: Array, table_to_image: Array) -> EdgeMap:
         work_to_mm=work_to_mm,
         shrink=shrink,
     )
-
-
-def _median(values: Array) -> float:
-    """``np.median`` of a NaN-free array, without its NaN check (a sort of the whole)."""
-    flat = values.ravel()
-    k = flat.size // 2
-    if flat.size % 2:
-        return float(np.partition(flat, k)[k])
-    return float(np.mean(np.partition(flat, [k - 1, k])[k - 1 : k + 1]))
 
 
 def _segments(em: EdgeMap, min_px: float) -> tuple[Array, Array]:

@@ -456,10 +456,8 @@ def identify(
     valid = view.valid[o_best]
     explained = int((d_best < GOOD).sum())
     ink = group.inked[valid, n_best]
-    # Printed cells count as explained where the card fits them much better than plain
-    # paper would (a bare table, or the paper of another card, fits plain paper).
     plain = plains[o_best]
-    inked = int((ink & (d_best < 0.5 * plain)).sum())
+    inked = int(_print_explained(ink[:, None], d_best[:, None], plain)[0])
     inked_share = inked / max(int(ink.sum()), 1)
     seen = int(valid.sum())
     seen_corners = ~np.isnan(index[o_best, k_best])
@@ -583,18 +581,12 @@ def _index_fit(
 ) -> float:
     """How clearly the index corners in view name card ``n_best``: the least, over every
     other card, of its extra index mismatch (``sums``: (2, N), each card's best way round)
-    over how different its index corners are from this card's there (1: exactly as
+    over how different its index corners are from this card's in view (``corners_seen``:
+    this card's own corners) (1: exactly as
     expected; 0 where another card's index is too like this one's to tell them apart)."""
     n = len(group.labels)
-    tmpl = group.index[level].reshape(n, 2, -1)
     way = np.argmin(sums, axis=0)  # (N,) each card's better orientation
-    differ = np.zeros(n)
-    for corner in (0, 1):  # corner of the unturned view
-        if not corners_seen[corner]:
-            continue
-        mine = tmpl[n_best, corner if o_best == 0 else 1 - corner]
-        theirs = tmpl[np.arange(n), np.where(way == 0, corner, 1 - corner)]
-        differ += np.square(theirs - mine[None]).sum(1) / (CELL * CELL * 3) / CAP
+    differ = _index_differ(group, level, n_best, o_best, np.arange(n), way, corners_seen)
     if float(differ[others].min()) < INDEX_DISTINCT:
         return 0.0
     extra = (sums[way, np.arange(n)] - sums[o_best, n_best]) / CAP
@@ -623,11 +615,19 @@ def _any_card_like(
     wins is not card-like, so not accepted either (unless seen whole and sharp: a back)."""
     for o in (0, 1):
         ink = group.inked[v.valid[o]][:, cand]
-        inked = (ink & (dists[o][:, cand] < 0.5 * plains[o][:, None])).sum(0)
+        inked = _print_explained(ink, dists[o][:, cand], plains[o])
         share = inked / np.maximum(ink.sum(0), 1)
         if ((inked >= min_explained) & (share >= MIN_INKED_SHARE)).any():
             return True
     return False
+
+
+def _print_explained(ink: Array, d: Array, plain: Array) -> Array:
+    """Per card (columns of ``d``, mismatch per cell seen), the printed cells (``ink``) it
+    explains: where it fits much better than plain paper would (``plain``: each cell's
+    mismatch from plain paper; a bare table, or another card's paper, fits plain paper)."""
+    out: Array = (ink & (d < 0.5 * plain[:, None])).sum(0)
+    return out
 
 
 def _worth_all(dists: list[Array], v: _View) -> bool:
@@ -678,14 +678,29 @@ def _expected(
         np.subtract(ta, tb if whole else tb[valid], out=diff[i])
     dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
+    out: Array = total + _index_differ(group, level, a, oa, others, orients, corners_seen)
+    return out
+
+
+def _index_differ(
+    group: SizeGroup,
+    level: int,
+    a: int,
+    oa: int,
+    others: Any,
+    orients: Any,
+    corners_seen: Array,
+) -> Array:
+    """How different card ``a``'s index corners (turned ``oa``) are from those of each of
+    ``others`` (turned as ``orients``), in capped cells, over ``a``'s corners in view."""
+    tmpl = group.index[level].reshape(len(group.labels), 2, -1)
+    others = np.asarray(others, int)
+    flip = np.asarray(orients) != oa
+    out = np.zeros(len(others))
     for corner in (0, 1):
-        if not corners_seen[corner]:
-            continue
-        pa = group.index[level][a, corner]
-        for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
-            pb = group.index[level][b, corner ^ (oa != ob)]
-            total[i] += float(((pa - pb) ** 2).sum()) / (CELL * CELL * 3) / CAP
-    out: Array = total
+        if corners_seen[corner]:
+            theirs = tmpl[others, np.where(flip, 1 - corner, corner)]
+            out += np.square(theirs - tmpl[a, corner]).sum(1) / (CELL * CELL * 3) / CAP
     return out
 
 

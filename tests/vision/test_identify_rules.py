@@ -157,3 +157,21 @@ def test_an_outline_no_card_explains_is_given_up_as_the_full_decision_would(
         rendered = render_scene(scene, rng)
         identify.read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
     assert stopped > 0
+
+
+def test_index_differences_follow_each_cards_way_round() -> None:
+    """Index corners are compared corner for corner as the cards lie: a card turned the
+    other way shows its other corner where this one shows its top-left (a back's two
+    corners differ; a face's are the same turned)."""
+    deck, _, _ = standin_deck("chaos")
+    group = deck.templates.group_for((63.0, 88.0))
+    assert group is not None
+    a = list(group.labels).index("back")
+    tmpl = group.index[0].reshape(len(group.labels), 2, -1)
+    own = float(np.square(tmpl[a, 0] - tmpl[a, 1]).sum()) / (6 * 6 * 3) / match.CAP
+    top_left = np.array([True, False])
+    same_way = match._index_differ(group, 0, a, 1, [a], [1], top_left)
+    other_way = match._index_differ(group, 0, a, 0, [a], [1], top_left)
+    assert same_way[0] == 0.0
+    assert own > 1.0
+    assert other_way[0] == pytest.approx(own)
