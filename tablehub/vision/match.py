@@ -385,7 +385,7 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
             continue
         e = (stack * stack).sum(-1)  # (S,)
         cross = stack @ columns  # (S, N * 2)
-        ssd = (e[:, None] + energy - 2 * cross).min(0).reshape(n, 2)[rows]
+        ssd = _subpixel_min(e[:, None] + energy - 2 * cross).reshape(n, 2)[rows]
         # Unturned (o 0): this corner meets the template's same corner; turned (o 1): the
         # other one.
         out[0, :, corner] = ssd[:, corner] / unit
@@ -419,7 +419,13 @@ def identify(
     warp = _align(group, lk, n0, o0, level)
     warp0 = warp if o0 == 0 else _turn_warp(warp, lk.size_mm)
     view = _view(lk, warp0, corners_shown)
-    level = _blur_of(group, view, n0, o0, level)
+    # The print's blur fits best where the cells seen show it; an index corner's fine
+    # strokes are compared at the frame scale's own blur where that is sharper (a pose a
+    # fraction of a millimetre off makes a blurrier template fit better, and a blurred
+    # "6" is a "5").
+    fitted = _blur_of(group, view, n0, o0, level)
+    index_level = min(level, fitted)
+    level = fitted
     labels = np.array(group.labels)
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
@@ -445,7 +451,7 @@ def identify(
     totals[:, left_out] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
-    index_all = _index_mismatch(group, view, list(range(len(labels))), level)  # (2, N, 2)
+    index_all = _index_mismatch(group, view, list(range(len(labels))), index_level)  # (2, N, 2)
     index = index_all[:, short]  # (2, R, 2)
     scores = totals[:, short] + np.nansum(index, axis=2)  # (2, R)
     o_best, k_best = (int(x) for x in np.unravel_index(int(np.argmin(scores)), scores.shape))
@@ -477,7 +483,7 @@ def identify(
         )  # fmt: skip
         told = np.minimum(d_best[None], d_riv) < CAP / 2
         expected = _expected(group, level, n_best, o_best, [short[k] for k in rivals], ro,
-                             valid, told, seen_corners)  # fmt: skip
+                             valid, told, seen_corners, index_level)  # fmt: skip
         margins = 0.5 * gaps / np.maximum(expected, 1e-6)
         # The gap counted only where the card shows print: a blank where a rival has
         # print may be another card's paper lying on it, not this card's own.
@@ -504,7 +510,7 @@ def identify(
         others = labels != label
         if others.any():
             index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
-            index_fit = _index_fit(group, level, sums, seen_corners, o_best, n_best, others)
+            index_fit = _index_fit(group, index_level, sums, seen_corners, o_best, n_best, others)
     # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
     whole = seen >= 0.9 * len(valid)
     # Fine print (a back's pattern, a court card's art) may alias at the camera's
@@ -655,6 +661,32 @@ def _favourites(scores: Array, labels: Array, k: int) -> list[int]:
     return out
 
 
+def _subpixel_min(ssd: Array) -> Array:
+    """Per column of ``ssd`` ((2s+1)^2 whole-pixel shifts, row-major, by columns), the
+    least mismatch over shifts, a parabola through the best shift and its neighbours
+    giving the value between pixels (a half-pixel offset of a thin stroke costs as much
+    as a different index would)."""
+    side = 2 * INDEX_SHIFT + 1
+    grid = ssd.reshape(side, side, -1)
+    best = np.argmin(ssd, axis=0)
+    iy, ix = np.divmod(best, side)
+    cols = np.arange(ssd.shape[1])
+    f0 = grid[iy, ix, cols]
+    out = f0.copy()
+    for axis in (0, 1):
+        at = iy if axis == 0 else ix
+        inner = (at > 0) & (at < side - 1)
+        lo = np.clip(at - 1, 0, side - 1)
+        hi = np.clip(at + 1, 0, side - 1)
+        fm = grid[lo, ix, cols] if axis == 0 else grid[iy, lo, cols]
+        fp = grid[hi, ix, cols] if axis == 0 else grid[iy, hi, cols]
+        curve = fp + fm - 2 * f0
+        ok = inner & (curve > 0)
+        out -= np.where(ok, (fp - fm) ** 2 / (8 * np.where(ok, curve, 1.0)), 0.0)
+    result: Array = out
+    return result
+
+
 def _expected(
     group: SizeGroup,
     level: int,
@@ -665,6 +697,7 @@ def _expected(
     valid: Array,
     told: Array,
     corners_seen: Array,
+    index_level: int,
 ) -> Array:
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
@@ -678,7 +711,7 @@ def _expected(
         np.subtract(ta, tb if whole else tb[valid], out=diff[i])
     dd = np.square(diff, out=diff).mean(-1)
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
-    out: Array = total + _index_differ(group, level, a, oa, others, orients, corners_seen)
+    out: Array = total + _index_differ(group, index_level, a, oa, others, orients, corners_seen)
     return out
 
 

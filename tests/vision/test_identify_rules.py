@@ -175,3 +175,20 @@ def test_index_differences_follow_each_cards_way_round() -> None:
     assert same_way[0] == 0.0
     assert own > 1.0
     assert other_way[0] == pytest.approx(own)
+
+
+def test_an_index_corner_lines_up_between_whole_pixels() -> None:
+    """The mismatch of an index corner over its whole-pixel shifts is a bowl whose floor
+    may lie between pixels: the least value is taken from a parabola through the best
+    shift and its neighbours, not from the best shift alone (a stroke half a pixel off
+    would otherwise cost as much as another index)."""
+    side = 2 * match.INDEX_SHIFT + 1
+    dy, dx = np.mgrid[0:side, 0:side] - match.INDEX_SHIFT
+    floor, at = 2.0, (0.4, -0.3)  # the true least mismatch, between pixels
+    bowl = floor + 5.0 * ((dy - at[0]) ** 2 + (dx - at[1]) ** 2)
+    edge = floor + 5.0 * ((dy - 2.0) ** 2 + (dx - 2.0) ** 2)  # least at the last shift
+    ssd = np.stack([bowl.ravel(), edge.ravel()], axis=1)
+    least = match._subpixel_min(ssd)
+    assert ssd[:, 0].min() > floor + 1.0
+    assert least[0] == pytest.approx(floor)
+    assert least[1] == pytest.approx(floor)  # at the edge of the search: as it was
