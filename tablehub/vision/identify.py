@@ -73,6 +73,9 @@ class Thresholds:
     pile_explained: float = 0.65  # explained share of its cells above which a card read
     # before an overlapping one is taken to lie on it without reading it again
     outline_on_top: float = 0.95  # edge support of an outline that no card lies on
+    retry_support: float = 0.65  # an outline not read, this well supported, is read again
+    # with the outlines lying on it cut out (cards not read, whose print spoils its view)
+    retry_cover_support: float = 0.6  # ... those of them this well supported
     copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
     # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
 
@@ -306,7 +309,7 @@ def _read(
     if n == 0:
         return [], []
     sharp = corners.refine(image, h, corners.take(hyp, np.arange(n)))
-    queue = _top_first(sharp)
+    queue, on_top = _top_first(sharp)
     outline = corners.outline_points(sharp)  # (n, S, 2)
     failed: list[int] = []  # examined and not read, in order
     again: set[int] = set()  # examined a second time
@@ -344,6 +347,12 @@ def _read(
             continue
         dec = _identify(image, h, sharp, i, group, covers, t)
         _trace(quad, "identified", dec, float(sharp.support[i]))
+        unread = _unread_on_top(sharp, i, on_top[i], covers, t) if dec.label is None else []
+        if unread:
+            retry = _identify(image, h, sharp, i, group, covers + unread, t)
+            _trace(quad, "read again under outlines on it", retry)
+            if retry.label is not None:
+                dec, covers = retry, covers + unread
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
@@ -456,15 +465,32 @@ def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
     return bool(min(np.abs(np.roll(a, k, 0) - b).max() for k in (0, 2)) < 2 * tol_mm)
 
 
-def _top_first(hyp: corners.Hypotheses) -> list[int]:
+def _unread_on_top(
+    sharp: corners.Hypotheses, i: int, on_top: set[int], covers: list[Array], t: Thresholds
+) -> list[Array]:
+    """The well-supported outlines lying on hypothesis ``i`` (``on_top``) that no card read
+    on it explains: cards not read (too little of them shows), whose print would count
+    against every card ``i`` could be.  Only for an outline that shows well itself."""
+    if float(sharp.support[i]) < t.retry_support:
+        return []
+    return [
+        sharp.quad(j)
+        for j in sorted(on_top)
+        if float(sharp.support[j]) >= t.retry_cover_support
+        and not any(_same_card(sharp.quad(j), q, 4.0) for q in covers)
+    ]
+
+
+def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     """Hypotheses in the order to read them: best supported first, but a card another one
     lies on after that one (a card in a pile is read from what shows beside the cards on
     top of it).  Of two overlapping rectangles the one on top is the one whose outline
-    shows across the other (the lower one's runs on under it, unseen)."""
+    shows across the other (the lower one's runs on under it, unseen).  Also, per
+    hypothesis, the ones found to lie on it."""
     n = len(hyp)
     order0 = [int(i) for i in np.argsort(-hyp.support, kind="stable")]
     if n < 2 or hyp.edges is None:
-        return order0
+        return order0, [set() for _ in range(n)]
     points = corners.outline_points(hyp)  # (n, S, 2)
     c, s = np.cos(hyp.angle), np.sin(hyp.angle)
     reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
@@ -488,7 +514,7 @@ def _top_first(hyp: corners.Hypotheses) -> list[int]:
     known = ~np.isnan(share) & ~np.isnan(share.T)
     on = known & (share > share.T + 0.25)
     below = [set(np.nonzero(on[:, j])[0].tolist()) for j in range(n)]  # cards on top of j
-    return _layered(order0, below)
+    return _layered(order0, below), below
 
 
 def _layered(order0: list[int], below: list[set[int]]) -> list[int]:

@@ -173,3 +173,39 @@ def test_a_card_examined_too_early_is_read_again_under_the_card_on_it() -> None:
     rendered = render_scene(scene, np.random.default_rng(3))
     readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
     assert {r.card_id for r in readings if r.card_id} == {"oc-white:c-j", "oc-white:d-3"}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_under_one_not_read_is_read_with_that_one_cut_out(seed: int) -> None:
+    """A pile of four (2.5 px/mm, felt): the Joker, the Water District Tunnel on it, a
+    card face down on that, and the yellow 9 on top.  The face-down card shows too little
+    to be read, so nothing said it hides the cards under it: their views held its back's
+    print and fitted no card.  Read again with the outlines lying on them cut out, the
+    Joker and the Tunnel are read."""
+    deck, faces, _ = standin_deck("chaos")
+    scene = Scene(
+        faces=faces,
+        cards=[
+            CardPlacement("chaos:villain-joker", (462.76, 440.98), 29.77),
+            CardPlacement("chaos:loc-gotham-water-district-tunnel", (480.27, 452.84), 29.23,
+                          lift_mm=0.3),
+            CardPlacement("chaos:blue-9", (495.89, 463.54), 29.70, face_up=False, lift_mm=0.6),
+            CardPlacement("chaos:yellow-9", (510.92, 471.67), 41.38, lift_mm=0.9),
+        ],
+        texture="felt-green",
+        texture_seed=808338850,
+        camera=Camera(
+            image_size=(2304, 1296), target_mm=(552.47, 505.41), px_per_mm=2.539,
+            tilt_deg=7.50, tilt_dir_deg=46.39, yaw_deg=-13.87, distance_mm=984.1,
+        ),
+        lighting=Lighting(brightness=1.01, gradient=0.43, gradient_dir_deg=143.9,
+                          vignette=0.108, colour_gain=(0.997, 1.053, 0.871)),
+        blur_px=0.52,
+        noise=2.83,
+        jpeg_quality=83,
+    )  # fmt: skip
+    rendered = render_scene(scene, np.random.default_rng(seed))
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    ids = {r.card_id for r in readings if r.face_up}
+    assert ids == {"chaos:villain-joker", "chaos:loc-gotham-water-district-tunnel",
+                   "chaos:yellow-9"}  # fmt: skip
