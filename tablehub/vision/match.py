@@ -726,14 +726,14 @@ def _index_differ(
 ) -> Array:
     """How different card ``a``'s index corners (turned ``oa``) are from those of each of
     ``others`` (turned as ``orients``), in capped cells, over ``a``'s corners in view."""
-    tmpl = group.index[level].reshape(len(group.labels), 2, -1)
+    pairs = group.index_pairs(level)
     others = np.asarray(others, int)
     flip = np.asarray(orients) != oa
     out = np.zeros(len(others))
     for corner in (0, 1):
         if corners_seen[corner]:
-            theirs = tmpl[others, np.where(flip, 1 - corner, corner)]
-            out += np.square(theirs - tmpl[a, corner]).sum(1) / (CELL * CELL * 3) / CAP
+            theirs = 2 * others + np.where(flip, 1 - corner, corner)
+            out += pairs[2 * a + corner, theirs] / (CELL * CELL * 3) / CAP
     return out
 
 

@@ -154,6 +154,7 @@ class SizeGroup:
     # for the product with every shift of a seen corner: a third faster than ``index``'s
     # transpose)
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
+    _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
         """(cells, P) of template ``n`` turned 180 degrees (made when first needed)."""
@@ -161,6 +162,15 @@ class SizeGroup:
         if key not in self._turned:
             self._turned[key] = turn_cells(self.cells[level][n])
         return self._turned[key]
+
+    def index_pairs(self, level: int) -> Array:
+        """(N * 2, N * 2) summed squared differences between every two index corners
+        (card ``n``'s corner ``c`` at ``2 * n + c``), made when first needed: how unlike
+        two cards' indices are is asked of many pairs in every frame."""
+        if level not in self._index_pairs:
+            flat = self.index[level].reshape(len(self.labels) * 2, -1)
+            self._index_pairs[level] = np.stack([np.square(flat - row).sum(1) for row in flat])
+        return self._index_pairs[level]
 
 
 @dataclass
