@@ -25,7 +25,8 @@ def test_firmware_logic(interpreter: str) -> None:
         env["MICROPYPATH"] = ":".join(PATHS)
     else:
         command = [sys.executable, "firmware/tests/run_tests.py"]
-        env["PYTHONPATH"] = ":".join(["firmware", "firmware/tests"])
+        # The checkout itself too: the tests use this tablehub, not whichever is installed.
+        env["PYTHONPATH"] = ":".join(["firmware", "firmware/tests", str(ROOT)])
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{interpreter}: " in done.stdout and " 0 failed" in done.stdout
