@@ -11,7 +11,9 @@ homography from table mm to frame pixels) every card is a rectangle of known siz
    on top of it cut out; a card read claims its rectangle, so what lies under it is read
    from what still shows (for a poker-style card, a corner index is enough).  A card
    recognised but not sure which still covers what lies under it; a card read before an
-   overlapping one whose print it does not explain there is read again under it;
+   overlapping one whose print it does not explain there is read again under it; an
+   outline not read is read again with the outlines that lie on it (cards not read, such
+   as a back showing a corner) cut out;
 3. a card the identifier is not sure of is reported as unknown (``card_id`` None) if its
    outline shows whole, else not at all; a face-down card (its back enrolled like a card)
    is reported ``face_up = False`` with no id.  Two readings of a card the deck has only
