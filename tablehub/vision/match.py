@@ -668,23 +668,26 @@ def _subpixel_min(ssd: Array) -> Array:
     as a different index would)."""
     side = 2 * INDEX_SHIFT + 1
     grid = ssd.reshape(side, side, -1)
-    best = np.argmin(ssd, axis=0)
-    iy, ix = np.divmod(best, side)
+    iy, ix = np.divmod(np.argmin(ssd, axis=0), side)
     cols = np.arange(ssd.shape[1])
     f0 = grid[iy, ix, cols]
-    out = f0.copy()
-    for axis in (0, 1):
-        at = iy if axis == 0 else ix
-        inner = (at > 0) & (at < side - 1)
-        lo = np.clip(at - 1, 0, side - 1)
-        hi = np.clip(at + 1, 0, side - 1)
-        fm = grid[lo, ix, cols] if axis == 0 else grid[iy, lo, cols]
-        fp = grid[hi, ix, cols] if axis == 0 else grid[iy, hi, cols]
-        curve = fp + fm - 2 * f0
-        ok = inner & (curve > 0)
-        out -= np.where(ok, (fp - fm) ** 2 / (8 * np.where(ok, curve, 1.0)), 0.0)
-    result: Array = out
-    return result
+    up, down = np.maximum(iy - 1, 0), np.minimum(iy + 1, side - 1)
+    left, right = np.maximum(ix - 1, 0), np.minimum(ix + 1, side - 1)
+    inner_y, inner_x = (up < iy) & (iy < down), (left < ix) & (ix < right)
+    across_y = _parabola_drop(grid[up, ix, cols], f0, grid[down, ix, cols], inner_y)
+    across_x = _parabola_drop(grid[iy, left, cols], f0, grid[iy, right, cols], inner_x)
+    out: Array = f0 - across_y - across_x
+    return out
+
+
+def _parabola_drop(before: Array, at: Array, after: Array, inner: Array) -> Array:
+    """How far below ``at`` (a least sample, between ``before`` and ``after``) the parabola
+    through the three dips; 0 where the least sample is at the edge (``inner`` False) or
+    the three are not a bowl."""
+    curve = before + after - 2 * at
+    ok = inner & (curve > 0)
+    out: Array = np.where(ok, (after - before) ** 2 / (8 * np.where(ok, curve, 1.0)), 0.0)
+    return out
 
 
 def _expected(
