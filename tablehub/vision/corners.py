@@ -5,12 +5,18 @@ finding cards becomes finding *corners*: two straight edges meeting at a right a
 corner is the primitive that survives piles, fans and hands -- a card half under another
 still shows one or two corners, and the index that identifies a poker-style card sits in
 a corner.  Each corner gives two whole-card hypotheses per card size (its first edge the
-short side or the long side); hypotheses seen from several corners merge.
+short side or the long side); hypotheses seen from several corners merge.  A card lying on
+another of the same white paper shows that side only as a thin line, too faint for the
+edge map: a long edge that ends where such a line starts square to it is a corner too
+(``_weak_corners``, looked for on the full-resolution frame).
 
 Every hypothesis is then fitted to the frame's edges as a rigid rectangle of the known size
 (a few rounds of nearest-edge matching and a weighted 2-D Procrustes fit, all hypotheses at
 once), which gives sub-millimetre poses and an *edge support*: the share of its outline
-that lies on an edge.  The identifier decides which hypotheses are cards.
+that lies on an edge.  ``refine`` sharpens the poses on the full-resolution frame and
+notes which outline samples show an edge that runs along the side (``straight``): a card
+back's checks over a card's hidden outline give steps across it, not edges along it.  The
+identifier decides which hypotheses are cards.
 
 Edges come from a working copy of the frame halved until it is at most ``WORK_WIDTH`` wide;
 geometry happens in table millimetres through the homography.
@@ -62,6 +68,7 @@ class Hypotheses:
     support: Array
     corners_seen: Array  # (n,) how many detected corners proposed it
     edges: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: an edge at each outline point
+    straight: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: ... running along the side
 
     def __len__(self) -> int:
         return len(self.angle)
@@ -233,6 +240,105 @@ def _corners(a: Array, b: Array) -> tuple[Array, Array, Array]:
     ang_w = np.arctan2(w2[:, 1], w2[:, 0]) - math.pi / 2
     diff = (ang_w - ang_u + math.pi) % (2 * math.pi) - math.pi
     return point, ang_u + diff / 2, arms
+
+
+WEAK_ARM_MM = 10.0  # a straight edge this long may end at a corner whose other arm is faint
+WEAK_LINE = 6.0  # grey levels: a faint arm is a line this much darker than the paper either
+# side of it (or a step of twice this), at every point along it checked
+WEAK_BACK_MM = 7.0  # how far beyond a segment's end its corner may lie (a rounded corner,
+# an edge map's contour that stops short)
+LONE_END_MM = 6.0  # a segment's end this close to a corner found is that corner's
+
+
+def _weak_corners(
+    image: Array,
+    table_to_image: Array,
+    em: EdgeMap,
+    a: Array,
+    b: Array,
+    strong: Array,
+    whole: Hypotheses,
+) -> tuple[Array, Array, Array]:
+    """Corners with one strong arm (a segment from ``a`` to ``b``) and one faint one, as
+    ``_corners`` gives them.  A card lying on a card of the same white paper shows that
+    side only as a thin line, too faint for the edge map; in a fan or a pile that side is
+    often all that shows next to a corner whose other side lies on the table."""
+    ends, inward, lengths = _lone_ends(em, a, b, strong, whole)
+    if len(ends) == 0:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
+    return _faint_arms(image, table_to_image, ends, inward, lengths)
+
+
+def _lone_ends(
+    em: EdgeMap, a: Array, b: Array, strong: Array, whole: Hypotheses
+) -> tuple[Array, Array, Array]:
+    """Ends of long segments with no corner found near them (``strong``), not inside a
+    card seen whole (its print): (ends, unit vectors from each end along its segment,
+    segment lengths), mm."""
+    length = np.hypot(*(b - a).T)
+    keep = length >= WEAK_ARM_MM
+    a, b, length = a[keep], b[keep], length[keep]
+    along = (b - a) / length[:, None]
+    ends = np.concatenate([a, b])
+    inward = np.concatenate([along, -along])
+    lengths = np.concatenate([length, length])
+    hgt, wid = em.edges.shape
+    near_corner: Array = np.zeros((hgt, wid), np.uint8)
+    at = np.round(transform(em.mm_to_work, strong)).astype(np.int32)
+    ok = (at[:, 0] >= 0) & (at[:, 0] < wid) & (at[:, 1] >= 0) & (at[:, 1] < hgt)
+    near_corner[at[ok, 1], at[ok, 0]] = 255
+    reach = 2 * max(round(LONE_END_MM * work_scale(em)), 1) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    near_corner = cv2.dilate(near_corner, disc)
+    px = np.round(transform(em.mm_to_work, ends)).astype(np.int32)
+    lone = (px[:, 0] >= 0) & (px[:, 0] < wid) & (px[:, 1] >= 0) & (px[:, 1] < hgt)
+    lone[lone] = near_corner[px[lone, 1], px[lone, 0]] == 0
+    if len(whole):
+        lone[lone] = ~_explained(ends[lone], whole)
+    return ends[lone], inward[lone], lengths[lone]
+
+
+def _faint_arms(
+    image: Array, table_to_image: Array, ends: Array, inward: Array, lengths: Array
+) -> tuple[Array, Array, Array]:
+    """Corners at segment ends with a faint line square to the segment, on either side:
+    profiles of the frame (grey, full resolution) along the segment, back from its end,
+    at points 4 to 14 mm out (past a rounded corner), must each show the line at one
+    place.  (points, angles, arms) as ``_corners`` gives them."""
+    across = np.arange(-WEAK_BACK_MM, 0.51, 0.25)  # (P,) mm along ``inward``
+    out = np.arange(4.0, 14.1, 2.0)  # (K,) mm along the faint arm
+    square = np.stack([-inward[:, 1], inward[:, 0]], 1)
+    arm = np.stack([square, -square], 1)  # (m, 2, 2): the faint arm, either side
+    # Frame pixels as a local affine map of mm (perspective is flat over 14 mm).
+    base = transform(table_to_image, ends)
+    per_out = transform(table_to_image, (ends[:, None] + arm).reshape(-1, 2)).reshape(-1, 2, 2)
+    per_out -= base[:, None]
+    per_across = transform(table_to_image, ends + inward) - base
+    px = (
+        base[:, None, None, None]
+        + out[None, None, :, None, None] * per_out[:, :, None, None]
+        + across[None, None, None, :, None] * per_across[:, None, None, None]
+    ).astype(np.float32)  # (m, 2, K, P, 2)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    vals = _sample(grey, px.reshape(-1, 2))[:, 0].reshape(px.shape[:-1])
+    line = np.minimum(vals[..., :-4], vals[..., 4:]) - vals[..., 2:-2]  # 1 mm either side
+    step = np.abs(vals[..., 4:] - vals[..., :-4])
+    hit = (line >= WEAK_LINE) | (step >= 2 * WEAK_LINE)  # (m, 2, K, P - 4)
+    hit = hit | np.roll(hit, 1, -1) | np.roll(hit, -1, -1)  # a quarter mm either way
+    everywhere = hit.all(2)  # (m, 2, P - 4): the line at this place at every point out
+    found = everywhere.any(2)
+    e, side = np.nonzero(found)
+    where = np.argmax(everywhere[e, side], axis=1)
+    point = ends[e] + across[2:-2][where][:, None] * inward[e]
+    u, v = inward[e], arm[e, side]
+    # Clockwise order as in ``_corners``: the first arm is the one the second turns from.
+    swap = (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) < 0
+    first = np.where(swap[:, None], v, u)
+    strong_arm, faint_arm = lengths[e], np.full(len(e), out[-1])
+    arms = np.where(
+        swap[:, None], np.stack([faint_arm, strong_arm], 1), np.stack([strong_arm, faint_arm], 1)
+    )
+    return point, np.arctan2(first[:, 1], first[:, 0]), arms
 
 
 def _from_corners(
@@ -492,7 +598,8 @@ def find_hypotheses(
     em = edge_map(image, table_to_image)
     scale = work_scale(em)
     a, b = _segments(em, max(4.0, MIN_ARM_MM * scale))
-    points, angles, arms, votes = _merge_corners(*_corners(a, b))
+    found = _corners(a, b)
+    points, angles, arms, votes = _merge_corners(*found)
     hyp = _merge(*_from_corners(points, angles, arms, votes, sizes))
     # A quick look at the edges first: most hypotheses from a corner lie on the table.
     first = fit(hyp, em, reach_mm=())
@@ -500,7 +607,11 @@ def find_hypotheses(
     # their own corners need no other hypotheses.
     whole = fit(take(hyp, np.nonzero(first.support >= WHOLE_FIRST)[0]), em)
     whole = _suppress(take(whole, np.nonzero(whole.support >= WHOLE_SUPPORT)[0]))
-    if len(whole):
+    weak = _merge_corners(*_weak_corners(image, table_to_image, em, a, b, found[0], whole))
+    if len(whole) or len(weak[0]):
+        points, angles, arms, votes = (
+            np.concatenate([x, y]) for x, y in zip((points, angles, arms, votes), weak, strict=True)
+        )
         keep = ~_explained(points, whole)
         points, angles, arms, votes = points[keep], angles[keep], arms[keep], votes[keep]
         hyp = _merge(*_from_corners(points, angles, arms, votes, sizes))
@@ -600,6 +711,7 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
         hyp.support[idx],
         hyp.corners_seen[idx],
         None if hyp.edges is None else hyp.edges[idx],
+        None if hyp.straight is None else hyp.straight[idx],
     )
 
 
@@ -652,6 +764,8 @@ def refine(
         if r == len(reach_mm):
             at = edge & (np.abs(t) <= 0.5)
             support = at.mean(1)
+            found = world + t[..., None] * normal
+            straight = at & _along_side(image, table_to_image, found, normal, strength)
             break
         weight = (edge & keep).astype(float)
         goal = world + t[..., None] * normal
@@ -659,7 +773,30 @@ def refine(
         # Points whose edge lies far from the fitted side are something else (print,
         # shadow, another card): leave them out of the next round.
         keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
-    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at)
+    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight)
+
+
+def _along_side(
+    image: Array,
+    table_to_image: Array,
+    found: Array,
+    normal: Array,
+    across: Array,
+    reach_mm: float = 1.0,
+    most: float = 0.7,
+    floor: float = 15.0,
+) -> Array:
+    """Whether the edges ``found`` (n, S, 2) mm, with step ``across`` over the side, run
+    along the side (normals ``normal``): the frame barely changes along it there.  A card
+    side is straight; a pattern's edges (the checks of a back over a card's outline) are
+    not, and change along the side about as much as across it."""
+    tangent = np.stack([-normal[..., 1], normal[..., 0]], -1)
+    probe = np.concatenate([found + reach_mm * tangent, found - reach_mm * tangent])
+    px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
+    vals = _sample(image, px).reshape(2, *found.shape[:2], -1)
+    change = np.abs(vals[0] - vals[1]).max(-1)
+    out: Array = change < np.maximum(most * across, floor)
+    return out
 
 
 def corner_shown(

@@ -487,7 +487,8 @@ def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     """Hypotheses in the order to read them: best supported first, but a card another one
     lies on after that one (a card in a pile is read from what shows beside the cards on
     top of it).  Of two overlapping rectangles the one on top is the one whose outline
-    shows across the other (the lower one's runs on under it, unseen).  Also, per
+    shows across the other (the lower one's runs on under it, unseen; counted where its
+    edges run along its sides, so a back's pattern does not pass for it).  Also, per
     hypothesis, the ones found to lie on it."""
     n = len(hyp)
     order0 = [int(i) for i in np.argsort(-hyp.support, kind="stable")]
@@ -509,7 +510,8 @@ def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
         np.abs(y) < (hyp.size[b, 1] / 2 - 3.0)[:, None]
     )
     count = inside.sum(1)
-    shown = (hyp.edges[a] & inside).sum(1) / np.maximum(count, 1)
+    edges = hyp.straight if hyp.straight is not None else hyp.edges
+    shown = (edges[a] & inside).sum(1) / np.maximum(count, 1)
     share = np.full((n, n), np.nan)
     share[a, b] = np.where(count >= 4, shown, np.nan)
     # a lies on b where a's outline shows clearly more inside b than b's inside a
