@@ -71,6 +71,9 @@ INDEX_MIN_MARGIN = 0.1  # ... and beats its closest rival on the whole view by t
 NO_INDEX_MARGIN = 0.25  # normalised margin a card seen in part, no index corner, must show
 INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its print must
 # show over every rival (rendered scenes: wrong partial readings mostly had both)
+HALF_EXPLAINED = 0.6  # a card seen in part explaining less of what shows than this (the
+# rest another card's print, or a pose that is off) must have its index corner for it
+# (``index_lead`` at least ``BLIND_INDEX``): rendered scenes' wrong partial readings
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
@@ -530,6 +533,7 @@ def identify(
         and (inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
         and (abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
         and (index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
+        and (explained >= HALF_EXPLAINED * seen or index_lead >= BLIND_INDEX)
     )
     # A card seen in part whose index corner tells it from every other card -- each one's
     # index fits clearly worse, by about as much as the two indices differ -- is that card
