@@ -789,7 +789,10 @@ def _along_side(
     """Whether the edges ``found`` (n, S, 2) mm, with step ``across`` over the side, run
     along the side (normals ``normal``): the frame barely changes along it there.  A card
     side is straight; a pattern's edges (the checks of a back over a card's outline) are
-    not, and change along the side about as much as across it."""
+    not, and change along the side about as much as across it.  The change between the
+    points ``reach_mm`` either way along the side (strongest channel) must stay below
+    ``most`` of the step across, or below ``floor`` grey levels (the noise along a faint
+    side, white card on white, is as large as its step)."""
     tangent = np.stack([-normal[..., 1], normal[..., 0]], -1)
     probe = np.concatenate([found + reach_mm * tangent, found - reach_mm * tangent])
     px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
