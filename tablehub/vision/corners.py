@@ -230,16 +230,28 @@ def _corners(a: Array, b: Array) -> tuple[Array, Array, Array]:
     point = ends[i] + t[:, None] * u
     point, u, w = point[sel], u[sel], w[sel]
     arms = np.stack([length[seg[i[sel]]], length[seg[j[sel]]]], 1)
-    cross = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
-    swap = cross < 0
-    u2 = np.where(swap[:, None], w, u)
-    w2 = np.where(swap[:, None], u, w)
-    arms = np.where(swap[:, None], arms[:, ::-1], arms)
+    u2, w2, arms = _clockwise(u, w, arms)
     # Square the corner: the first arm's direction, averaged with the second's turned back.
     ang_u = np.arctan2(u2[:, 1], u2[:, 0])
     ang_w = np.arctan2(w2[:, 1], w2[:, 0]) - math.pi / 2
     diff = (ang_w - ang_u + math.pi) % (2 * math.pi) - math.pi
     return point, ang_u + diff / 2, arms
+
+
+def _clockwise(u: Array, w: Array, arms: Array) -> tuple[Array, Array, Array]:
+    """A corner's two arm directions (and lengths) in clockwise order: the first arm is
+    the one the second turns from."""
+    swap = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]) < 0
+    first = np.where(swap[:, None], w, u)
+    second = np.where(swap[:, None], u, w)
+    return first, second, np.where(swap[:, None], arms[:, ::-1], arms)
+
+
+def _in_frame(px: Array, shape: tuple[int, ...]) -> Array:
+    """Which whole-pixel points ``px`` (n, 2: x, y) lie inside an image of ``shape``."""
+    hgt, wid = shape[:2]
+    out: Array = (px[:, 0] >= 0) & (px[:, 0] < wid) & (px[:, 1] >= 0) & (px[:, 1] < hgt)
+    return out
 
 
 WEAK_ARM_MM = 10.0  # a straight edge this long may end at a corner whose other arm is faint
@@ -282,16 +294,15 @@ def _lone_ends(
     ends = np.concatenate([a, b])
     inward = np.concatenate([along, -along])
     lengths = np.concatenate([length, length])
-    hgt, wid = em.edges.shape
-    near_corner: Array = np.zeros((hgt, wid), np.uint8)
+    near_corner: Array = np.zeros_like(em.edges)
     at = np.round(transform(em.mm_to_work, strong)).astype(np.int32)
-    ok = (at[:, 0] >= 0) & (at[:, 0] < wid) & (at[:, 1] >= 0) & (at[:, 1] < hgt)
-    near_corner[at[ok, 1], at[ok, 0]] = 255
+    at = at[_in_frame(at, em.edges.shape)]
+    near_corner[at[:, 1], at[:, 0]] = 255
     reach = 2 * max(round(LONE_END_MM * work_scale(em)), 1) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     near_corner = cv2.dilate(near_corner, disc)
     px = np.round(transform(em.mm_to_work, ends)).astype(np.int32)
-    lone = (px[:, 0] >= 0) & (px[:, 0] < wid) & (px[:, 1] >= 0) & (px[:, 1] < hgt)
+    lone = _in_frame(px, em.edges.shape)
     lone[lone] = near_corner[px[lone, 1], px[lone, 0]] == 0
     if len(whole):
         lone[lone] = ~_explained(ends[lone], whole)
@@ -330,14 +341,8 @@ def _faint_arms(
     e, side = np.nonzero(found)
     where = np.argmax(everywhere[e, side], axis=1)
     point = ends[e] + across[2:-2][where][:, None] * inward[e]
-    u, v = inward[e], arm[e, side]
-    # Clockwise order as in ``_corners``: the first arm is the one the second turns from.
-    swap = (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) < 0
-    first = np.where(swap[:, None], v, u)
-    strong_arm, faint_arm = lengths[e], np.full(len(e), out[-1])
-    arms = np.where(
-        swap[:, None], np.stack([faint_arm, strong_arm], 1), np.stack([strong_arm, faint_arm], 1)
-    )
+    arm_lengths = np.stack([lengths[e], np.full(len(e), out[-1])], 1)  # strong, faint
+    first, _, arms = _clockwise(inward[e], arm[e, side], arm_lengths)
     return point, np.arctan2(first[:, 1], first[:, 0]), arms
 
 
@@ -776,29 +781,25 @@ def refine(
     return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight)
 
 
+ALONG_MM = 1.0  # an edge runs along its side where the frame, this far either way along
+ALONG_SHARE = 0.7  # the side, changes less than this share of the step across it ...
+ALONG_FLOOR = 15.0  # ... or less than this (grey levels: the noise along a faint side,
+# white card on white, is as large as its step)
+
+
 def _along_side(
-    image: Array,
-    table_to_image: Array,
-    found: Array,
-    normal: Array,
-    across: Array,
-    reach_mm: float = 1.0,
-    most: float = 0.7,
-    floor: float = 15.0,
+    image: Array, table_to_image: Array, found: Array, normal: Array, across: Array
 ) -> Array:
     """Whether the edges ``found`` (n, S, 2) mm, with step ``across`` over the side, run
     along the side (normals ``normal``): the frame barely changes along it there.  A card
     side is straight; a pattern's edges (the checks of a back over a card's outline) are
-    not, and change along the side about as much as across it.  The change between the
-    points ``reach_mm`` either way along the side (strongest channel) must stay below
-    ``most`` of the step across, or below ``floor`` grey levels (the noise along a faint
-    side, white card on white, is as large as its step)."""
+    not, and change along the side about as much as across it."""
     tangent = np.stack([-normal[..., 1], normal[..., 0]], -1)
-    probe = np.concatenate([found + reach_mm * tangent, found - reach_mm * tangent])
+    probe = np.concatenate([found + ALONG_MM * tangent, found - ALONG_MM * tangent])
     px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
     vals = _sample(image, px).reshape(2, *found.shape[:2], -1)
-    change = np.abs(vals[0] - vals[1]).max(-1)
-    out: Array = change < np.maximum(most * across, floor)
+    change = np.abs(vals[0] - vals[1]).max(-1)  # the strongest channel's
+    out: Array = change < np.maximum(ALONG_SHARE * across, ALONG_FLOOR)
     return out
 
 

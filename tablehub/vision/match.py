@@ -73,7 +73,7 @@ INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its pr
 # show over every rival (rendered scenes: wrong partial readings mostly had both)
 HALF_EXPLAINED = 0.6  # a card seen in part explaining less of what shows than this (the
 # rest another card's print, or a pose that is off) must have its index corner for it
-# (``index_lead`` at least ``BLIND_INDEX``): rendered scenes' wrong partial readings
+# (``index_lead`` at least ``BLIND_INDEX``; rendered scenes: such readings were wrong)
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
