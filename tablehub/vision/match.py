@@ -709,14 +709,10 @@ def _expected(
     """How different card ``a`` (turned ``oa``) and each of ``others`` (turned as given)
     look where the card is seen and either explains it: capped cells plus index corners,
     in capped-cell units.  ``valid`` is in the frame of ``a`` turned ``oa``."""
-    ta = _seen(group.cells[level][a], valid)  # (Cv, P)
-    whole = valid.all()
-    diff = np.empty((len(others), *ta.shape), np.float32)
-    for i, (b, ob) in enumerate(zip(others, orients, strict=True)):
-        # ``b`` as seen, turned relative to ``a`` or not
-        tb = group.cells[level][b] if ob == oa else group.turned_cells(level, b)
-        np.subtract(ta, tb if whole else tb[valid], out=diff[i])
-    dd = np.square(diff, out=diff).mean(-1)
+    dd = np.stack(
+        [_seen(group.cell_differ(level, a, b, ob != oa), valid)
+         for b, ob in zip(others, orients, strict=True)]
+    )  # fmt: skip
     total = (np.minimum(dd, CAP) * told).sum(1) / CAP
     out: Array = total + _index_differ(group, index_level, a, oa, others, orients, corners_seen)
     return out

@@ -41,6 +41,7 @@ COARSE = 4  # grid pixels per coarse pixel (0.5 px/mm)
 INDEX_MM = (1.0, 1.0, 12.5, 21.0)  # the top-left index corner (x0, y0, x1, y1), mm
 INDEX_BOX = tuple(round(v * 2.0) for v in INDEX_MM)  # the same in grid pixels
 DEFAULT_SIZE_MM = (63.0, 88.0)
+MAX_CELL_PAIRS = 2_000  # template pairs kept by ``SizeGroup.cell_differ`` (under 10 MB)
 INKED = 0.01  # a cell's mean squared difference from plain paper above which it shows print
 
 
@@ -155,6 +156,7 @@ class SizeGroup:
     # transpose)
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
+    _cell_pairs: dict[tuple[int, int, int, bool], Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
         """(cells, P) of template ``n`` turned 180 degrees (made when first needed)."""
@@ -162,6 +164,20 @@ class SizeGroup:
         if key not in self._turned:
             self._turned[key] = turn_cells(self.cells[level][n])
         return self._turned[key]
+
+    def cell_differ(self, level: int, a: int, b: int, turned: bool) -> Array:
+        """(cells,) mean squared difference, cell by cell, between templates ``a`` and
+        ``b`` (``turned``: ``b`` turned 180 degrees), made when first asked: a card read
+        is measured against the same few rivals frame after frame."""
+        key = (level, a, b, turned)
+        found = self._cell_pairs.get(key)
+        if found is None:
+            if len(self._cell_pairs) >= MAX_CELL_PAIRS:
+                self._cell_pairs.clear()
+            other = self.turned_cells(level, b) if turned else self.cells[level][b]
+            found = np.square(self.cells[level][a] - other).mean(-1)
+            self._cell_pairs[key] = found
+        return found
 
     def index_pairs(self, level: int) -> Array:
         """(N * 2, N * 2) summed squared differences between every two index corners

@@ -57,3 +57,15 @@ def test_index_shifts_are_the_index_corner_moved_a_pixel_at_a_time() -> None:
         ):
             window = seen[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
             assert np.array_equal(shifts[k], window.ravel())
+
+
+def test_cell_differ_is_the_templates_cell_by_cell_difference_either_way_round() -> None:
+    rng = np.random.default_rng(4)
+    size = (63.0, 88.0)
+    faces = {f"c{k}": rng.integers(0, 256, (176, 126, 3), np.uint8) for k in range(3)}
+    group = build(faces, dict.fromkeys(faces, size)).groups[0]
+    a, b = group.cells[2][0], group.cells[2][1]
+    for turned, other in ((False, b), (True, turn_cells(b)), (False, b)):
+        np.testing.assert_allclose(
+            group.cell_differ(2, 0, 1, turned), ((a - other) ** 2).mean(-1), rtol=1e-6
+        )
