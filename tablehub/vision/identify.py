@@ -64,6 +64,9 @@ class Thresholds:
 
     min_explained: int = 8  # printed cells (3 x 3 mm) the card must explain
     min_margin: float = 0.16  # normalised margin over the closest other card (0.5: ideal)
+    min_whole_margin: float = 0.1  # ... for a card seen whole, its outline sharp or nothing
+    # on it (``match.Decision.whole_view``; rendered scenes of the dev seeds, whole cards:
+    # right readings down to 0.02, one wrong one at 0.03)
     min_gap: float = 3.0  # the closest other card's extra mismatch, in capped cells (rendered
     # scenes: most wrong readings had less; 1% of right ones too)
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
@@ -258,7 +261,7 @@ def _identify(
     doubtful = bool(covers) and float(sharp.support[i]) < t.doubtful_support
     return match.identify(
         group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-        corners.corner_shown(sharp, i), t.min_shown_gap, doubtful,
+        corners.corner_shown(sharp, i), t.min_shown_gap, doubtful, t.min_whole_margin,
     )  # fmt: skip
 
 
@@ -605,7 +608,8 @@ def _own_edges(points: Array, edges: Array, covers: list[Array]) -> int:
 def _confidence(dec: match.Decision, t: Thresholds) -> float:
     """0..1: 0.5 at the acceptance thresholds, towards 1 well above them (for a card read
     from its index corner, the index's own margin counts as well)."""
-    z = min((dec.margin - t.min_margin) / 0.05, (dec.gap - t.min_gap) / 2.0)
+    floor = t.min_whole_margin if dec.whole_view else t.min_margin
+    z = min((dec.margin - floor) / 0.05, (dec.gap - t.min_gap) / 2.0)
     z = max(z, (dec.index_fit - match.INDEX_FIT) / 0.2)
     return float(1.0 / (1.0 + math.exp(-2.0 * z)))
 

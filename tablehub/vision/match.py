@@ -217,6 +217,8 @@ class Decision:
     # other likely card's (capped cells; negative: another fits better; inf: none seen)
     index_fit: float = 0.0  # how clearly its index corners tell it from every other card
     # (``_index_fit``; 0: none seen, or another card's index is too alike)
+    whole_view: bool = False  # seen whole, and its outline sharp or every cell explained
+    # (nothing lies on it)
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -408,13 +410,15 @@ def identify(
     corners_shown: tuple[bool, bool] = (True, True),
     min_shown_gap: float = 0.8,
     doubtful: bool = False,
+    min_whole_margin: float = 0.1,
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
     sharply all round (nothing hides its edges).  ``min_shown_gap``: the gap over
     every rival that a card not seen whole must show on cells with print (a blank where a
     rival has print may be the paper of a card lying on it, unseen).  ``doubtful``: the
     outline is barely supported and lies partly under cards read (it may be their print's
-    edges), so a flat coarse ranking is enough to give it up."""
+    edges), so a flat coarse ranking is enough to give it up.  ``min_whole_margin``: the
+    margin enough for a card seen whole, with a sharp outline or nothing on it."""
     coarse = _coarse_scores(group, lk)
     if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
@@ -524,6 +528,7 @@ def identify(
         clear and label == BACK
     )
     clean = explained >= CLEAN_SHARE * seen
+    whole_view = whole and (sure_pose or clean)
     # A card seen in part: what shows must be mostly its print, and where its index
     # corner does not speak clearly for it, its print must.
     index_seen = bool(seen_corners.any())
@@ -549,7 +554,7 @@ def identify(
     sure = index_read or (
         card_like
         and part_clear
-        and worst_margin >= min_margin
+        and worst_margin >= (min_whole_margin if whole_view else min_margin)
         and worst_gap >= min_gap
         and (index_seen or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
@@ -577,6 +582,7 @@ def identify(
         card_like,
         index_lead,
         index_fit,
+        whole_view,
     )
 
 
