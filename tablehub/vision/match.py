@@ -55,6 +55,8 @@ COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cel
 # card partly hidden by something unread can rank the right card out: rg upgrade-19 was
 # read as upgrade-17)
 MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
+BACK_INDEX_LEAD = 10.0  # capped cells: a back seen in part whose index corner fits this much
+# better than any face's index needs no share of its cells explained (dev scenes: 25 to 90)
 PART_EXPLAINED = 0.45  # share of the cells seen a card seen in part must explain (right
 # readings on rendered scenes: 99.7% explained more; less is an outline that is no card)
 LITTLE_PRINT = 25  # a card seen in part, read from fewer printed cells than this, must
@@ -532,9 +534,12 @@ def identify(
     # A card seen in part: what shows must be mostly its print, and where its index
     # corner does not speak clearly for it, its print must.
     index_seen = bool(seen_corners.any())
+    # A back's fine pattern may alias so that few of its cells fit (see ``clear``); where
+    # its index corner shows, the corner fits the back far better than any face's.
+    back_index = label == BACK and index_lead >= BACK_INDEX_LEAD
     part_clear = whole or (
         (index_seen or worst_margin >= NO_INDEX_MARGIN)
-        and explained >= PART_EXPLAINED * seen
+        and (explained >= PART_EXPLAINED * seen or back_index)
         and (inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
         and (abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
         and (index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
