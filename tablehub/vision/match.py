@@ -562,7 +562,7 @@ def identify(
         and worst_margin >= (min_whole_margin if whole_view else min_margin)
         and worst_gap >= min_gap
         and (index_seen or seen >= 0.5 * len(valid))
-        and (shown_gap >= min_shown_gap or (whole and (sure_pose or clean)))
+        and (shown_gap >= min_shown_gap or whole_view)
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)
