@@ -25,10 +25,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import itertools
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ from bench.readable import Distinguisher
 from tablehub.vision.cardart import standin_faces
 from tablehub.vision.decks import DECKS
 from tablehub.vision.identify import CardReading, EnrolledDeck, enroll_images, read_cards
-from tablehub.vision.scene import RenderedScene, random_scene, render_scene
+from tablehub.vision.scene import RenderedScene, Scene, random_scene, render_scene
 
 QUICK_ARGS = ("--scenes", "30", "--deck", "agi")
 SIZES = {"1280x720": (1280, 720), "2304x1296": (2304, 1296)}
@@ -228,6 +229,23 @@ def _calibrated_scale(rendered: RenderedScene) -> Callable[[float, float], float
     return scale
 
 
+def bench_scenes(
+    faces: Callable[[str], Any], ids: Sequence[str], size: str, seed: int
+) -> Iterator[tuple[Scene, RenderedScene]]:
+    """The benchmark's scenes of a deck at frame ``size`` for ``seed``, in order, rendered."""
+    rng = np.random.default_rng(seed)
+    while True:
+        scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
+        yield scene, render_scene(scene, rng)
+
+
+def bench_scene(
+    faces: Callable[[str], Any], ids: Sequence[str], size: str, seed: int, index: int
+) -> RenderedScene:
+    """Scene ``index`` (0-based) of ``bench_scenes``: a benchmark scene rebuilt for a test."""
+    return next(itertools.islice(bench_scenes(faces, ids, size, seed), index, None))[1]
+
+
 def run(
     deck: EnrolledDeck,
     faces: Callable[[str], Any],
@@ -238,11 +256,8 @@ def run(
     verbose: bool = False,
 ) -> Tally:
     tally = Tally()
-    rng = np.random.default_rng(seed)
     judge = Distinguisher(faces, ids)
-    for _ in range(scenes):
-        scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
-        rendered = render_scene(scene, rng)
+    for scene, rendered in itertools.islice(bench_scenes(faces, ids, size, seed), scenes):
         start = time.process_time()  # CPU time of this one thread: other load does not count
         readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
         tally.times.append(time.process_time() - start)

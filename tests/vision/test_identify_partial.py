@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.cards import SCALES, SIZES, Tally, score_scene, standin_deck
+from bench.cards import Tally, bench_scene, score_scene, standin_deck
 from tablehub.vision.identify import read_cards
 from tablehub.vision.scene import (
     Camera,
@@ -15,7 +15,6 @@ from tablehub.vision.scene import (
     Lighting,
     Scene,
     Sleeve,
-    random_scene,
     render_scene,
 )
 
@@ -200,10 +199,7 @@ def test_a_card_seen_in_part_explaining_half_of_it_needs_its_index(
     did not speak for the card; such a reading now needs its index corner to fit better
     than every other card's."""
     deck, faces, ids = standin_deck(deck_name)
-    rng = np.random.default_rng(seed)
-    for _ in range(index + 1):
-        scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
-        rendered = render_scene(scene, rng)
+    rendered = bench_scene(faces, ids, size, seed, index)
     tally = Tally()
     score_scene(
         rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image), tally
@@ -217,12 +213,7 @@ def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
     aliases at the camera's resolution, so too few of its cells fit for a card seen in
     part; its index corner, though, fits the back far better than any face's."""
     deck, faces, ids = standin_deck("oc-simple")
-    rng = np.random.default_rng(101)
-    for _ in range(3):
-        scene = random_scene(
-            faces, ids, rng, image_size=SIZES["2304x1296"], px_per_mm=SCALES["2304x1296"]
-        )
-        rendered = render_scene(scene, rng)
+    rendered = bench_scene(faces, ids, "2304x1296", 101, 2)
     readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
     (king,) = [k for k, c in enumerate(rendered.cards) if c.card_id == "oc-simple:s-k"]
     assert not rendered.cards[king].face_up and rendered.cards[king].visible < 0.3

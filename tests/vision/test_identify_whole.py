@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.cards import SCALES, SIZES, Tally, score_scene, standin_deck
+from bench.cards import Tally, bench_scene, score_scene, standin_deck
 from tablehub.vision.identify import read_cards
 from tablehub.vision.scene import (
     Camera,
@@ -16,7 +16,6 @@ from tablehub.vision.scene import (
     Lighting,
     Scene,
     Sleeve,
-    random_scene,
     render_scene,
 )
 
@@ -115,12 +114,7 @@ def test_a_card_seen_whole_with_nothing_on_it_is_read_on_a_smaller_margin() -> N
     0.16 a card seen in part needs, so it was not read; a card seen whole with nothing
     on it now needs 0.1."""
     deck, faces, ids = standin_deck("agi")
-    rng = np.random.default_rng(202)
-    for _ in range(3):
-        scene = random_scene(
-            faces, ids, rng, image_size=SIZES["1280x720"], px_per_mm=SCALES["1280x720"]
-        )
-        rendered = render_scene(scene, rng)
+    rendered = bench_scene(faces, ids, "1280x720", 202, 2)
     readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
     tally = Tally()
     score_scene(rendered, readings, tally)
