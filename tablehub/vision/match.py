@@ -67,13 +67,9 @@ BLIND_INDEX_SHOWN = 2.0  # well tells nothing (a suit sign too small, or covered
 INDEX_FIT = 0.6  # a card seen in part is read from its index corner alone where every
 # other card's index fits worse by this share of how different the two are (``_index_fit``)
 INDEX_DISTINCT = 0.3  # capped cells: indices less different than this cannot be told apart
-INDEX_EXPLAINED = 0.7  # ... and the card explains this share of the cells seen (rendered
-# scenes, three seeds: 11 more cards read than at 0.8, none wrong)
+INDEX_EXPLAINED = 0.8  # ... and the card explains this share of the cells seen
 INDEX_MIN_MARGIN = 0.1  # ... and beats its closest rival on the whole view by this margin
 # (rendered scenes, two seeds: about 1.3% more cards read, mostly strips of fans)
-INDEX_ONLY_INKED = 2  # ... and it explains at least this many printed cells, even where that
-# is too little print for a card otherwise (a strip of a fan showing just its index corner;
-# rendered scenes, three seeds: +10 cards, none wrong)
 NO_INDEX_MARGIN = 0.25  # normalised margin a card seen in part, no index corner, must show
 INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its print must
 # show over every rival (rendered scenes: wrong partial readings mostly had both)
@@ -456,16 +452,8 @@ def identify(
         caps.append(np.where(bare, CAP * BARE_WEIGHT, CAP)[:, None])
         plains.append(plain)
     whole_sharp = sure_pose and int(view.valid[0].sum()) >= 0.9 * len(view.valid[0])
-    # No card it could be explains print enough: nothing to accept -- unless an index
-    # corner may show, and a strip of a fan shows little print but its index corner,
-    # which alone may decide (``index_read``).
-    few_print = False
     if not whole_sharp and not _any_card_like(group, view, dists, plains, cand, min_explained):
-        if not any(corners_shown) or not _any_card_like(
-            group, view, dists, plains, cand, INDEX_ONLY_INKED
-        ):
-            return NOTHING
-        few_print = True
+        return NOTHING  # no card it could be explains print enough: nothing to accept
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     left_out = np.ones(len(labels), bool)
     left_out[cand] = False
@@ -559,13 +547,11 @@ def identify(
     )
     # A card seen in part whose index corner tells it from every other card -- each one's
     # index fits clearly worse, by about as much as the two indices differ -- is that card
-    # even where the rest of what shows is too little to decide (a strip of a fan), or
-    # where little print shows but the index corner (``few_print``).
-    index_print = few_print and inked >= INDEX_ONLY_INKED and inked_share >= MIN_INKED_SHARE
+    # even where the rest of what shows is too little to decide (a strip of a fan).
     index_read = (
         index_seen
         and not whole
-        and (card_like or index_print)
+        and card_like
         and index_fit >= INDEX_FIT
         and explained >= INDEX_EXPLAINED * seen
         and worst_margin >= INDEX_MIN_MARGIN

@@ -224,38 +224,3 @@ def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
     tally = Tally()
     score_scene(rendered, readings, tally)
     assert tally.wrong == 0, tally.errors
-
-
-def test_a_strip_of_a_fan_showing_just_its_index_corner_is_read() -> None:
-    """A benchmark scene (the benchmark's own generator, 2304x1296): three cards fanned,
-    the riddles 8 under the others shows a strip of a quarter of its face with its index
-    corner and hardly any other print (two printed cells).  Too little print for a card
-    read from its cells, but its index corner names it: every other card's index fits
-    clearly worse."""
-    deck, faces, ids = standin_deck("agi")
-    rendered = bench_scene(faces, ids, "2304x1296", 202, 18)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
-    (eight,) = [k for k, c in enumerate(rendered.cards) if c.card_id == "agi:riddles-8"]
-    assert rendered.cards[eight].visible < 0.3
-    (reading,) = [r for r in readings if r.card_id == "agi:riddles-8"]
-    assert not reading.complete
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0 and tally.correct == tally.cards, tally.errors
-
-
-def test_a_card_read_from_its_index_corner_need_not_explain_every_cell_seen() -> None:
-    """A benchmark scene (the benchmark's own generator, 2304x1296): the red 4 under
-    other cards shows a strip with its index corner, and explains 65 of the 89 cells seen
-    (73%; 80% was needed).  Its index corner names it: every other card's index fits
-    clearly worse, so that is enough."""
-    deck, faces, ids = standin_deck("chaos")
-    rendered = bench_scene(faces, ids, "2304x1296", 101, 2)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
-    (four,) = [k for k, c in enumerate(rendered.cards) if c.card_id == "chaos:red-4"]
-    assert rendered.cards[four].visible < 0.3
-    (reading,) = [r for r in readings if r.card_id == "chaos:red-4"]
-    assert not reading.complete
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0 and tally.correct == tally.cards, tally.errors
