@@ -8,7 +8,9 @@ a corner.  Each corner gives two whole-card hypotheses per card size (its first 
 short side or the long side); hypotheses seen from several corners merge.  A card lying on
 another of the same white paper shows that side only as a thin line, too faint for the
 edge map: a long edge that ends where such a line starts square to it is a corner too
-(``_weak_corners``, looked for on the full-resolution frame).
+(``_weak_corners``, looked for on the full-resolution frame).  Where even that line is
+lost (blur, the same paper), the end of a long edge is a corner with one arm: its
+hypotheses have rough poses and come last (``Hypotheses.late``).
 
 Every hypothesis is then fitted to the frame's edges as a rigid rectangle of the known size
 (a few rounds of nearest-edge matching and a weighted 2-D Procrustes fit, all hypotheses at
@@ -69,6 +71,7 @@ class Hypotheses:
     corners_seen: Array  # (n,) how many detected corners proposed it
     edges: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: an edge at each outline point
     straight: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: ... running along the side
+    late: Array | None = None  # (n,) bool: a rough pose (one arm seen), examined last
 
     def __len__(self) -> int:
         return len(self.angle)
@@ -260,6 +263,9 @@ WEAK_LINE = 6.0  # grey levels: a faint arm is a line this much darker than the 
 WEAK_BACK_MM = 7.0  # how far beyond a segment's end its corner may lie (a rounded corner,
 # an edge map's contour that stops short)
 LONE_END_MM = 6.0  # a segment's end this close to a corner found is that corner's
+BARE_ARM_MM = 15.0  # a straight edge this long may end at a corner whose other arm is lost
+BARE_BACK_MM = 3.0  # how far past such an edge's end its corner lies (the typical rounding)
+LATE_FITTED = 60  # rough poses fitted (those whose outline first lies best on edges)
 
 
 def _weak_corners(
@@ -270,15 +276,38 @@ def _weak_corners(
     b: Array,
     strong: Array,
     whole: Hypotheses,
-) -> tuple[Array, Array, Array]:
+) -> tuple[tuple[Array, Array, Array], tuple[Array, Array, Array]]:
     """Corners with one strong arm (a segment from ``a`` to ``b``) and one faint one, as
     ``_corners`` gives them.  A card lying on a card of the same white paper shows that
     side only as a thin line, too faint for the edge map; in a fan or a pile that side is
-    often all that shows next to a corner whose other side lies on the table."""
+    often all that shows next to a corner whose other side lies on the table.  Second:
+    the corners at the ends of long segments where no faint arm shows (``_bare_arms``)."""
     ends, inward, lengths = _lone_ends(em, a, b, strong, whole)
     if len(ends) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
-    return _faint_arms(image, table_to_image, ends, inward, lengths)
+        none = np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
+        return none, none
+    *faint, found = _faint_arms(image, table_to_image, ends, inward, lengths)
+    bare = np.ones(len(ends), bool)
+    bare[found] = False
+    bare &= lengths >= BARE_ARM_MM
+    return (faint[0], faint[1], faint[2]), _bare_arms(ends[bare], inward[bare], lengths[bare])
+
+
+def _bare_arms(ends: Array, inward: Array, lengths: Array) -> tuple[Array, Array, Array]:
+    """Corners with one arm alone: at the end of a long straight edge where nothing shows
+    of the side square to it (a card on one of the same paper, the line between them
+    lost to blur), on either side of it, ``BARE_BACK_MM`` past the end (the corner's
+    rounding).  The poses are rough along the edge; they are examined last."""
+    square = np.stack([-inward[:, 1], inward[:, 0]], 1)
+    point = ends - BARE_BACK_MM * inward
+    arm_lengths = np.stack([lengths, np.zeros(len(ends))], 1)
+    pts, angs, arms = [], [], []
+    for side in (square, -square):
+        first, _, arm = _clockwise(inward, side, arm_lengths)
+        pts.append(point)
+        angs.append(np.arctan2(first[:, 1], first[:, 0]))
+        arms.append(arm)
+    return np.concatenate(pts), np.concatenate(angs), np.concatenate(arms)
 
 
 def _lone_ends(
@@ -311,11 +340,11 @@ def _lone_ends(
 
 def _faint_arms(
     image: Array, table_to_image: Array, ends: Array, inward: Array, lengths: Array
-) -> tuple[Array, Array, Array]:
+) -> tuple[Array, Array, Array, Array]:
     """Corners at segment ends with a faint line square to the segment, on either side:
     profiles of the frame (grey, full resolution) along the segment, back from its end,
     at points 4 to 14 mm out (past a rounded corner), must each show the line at one
-    place.  (points, angles, arms) as ``_corners`` gives them."""
+    place.  (points, angles, arms) as ``_corners`` gives them, and which end each is at."""
     across = np.arange(-WEAK_BACK_MM, 0.51, 0.25)  # (P,) mm along ``inward``
     out = np.arange(4.0, 14.1, 2.0)  # (K,) mm along the faint arm
     square = np.stack([-inward[:, 1], inward[:, 0]], 1)
@@ -343,7 +372,7 @@ def _faint_arms(
     point = ends[e] + across[2:-2][where][:, None] * inward[e]
     arm_lengths = np.stack([lengths[e], np.full(len(e), out[-1])], 1)  # strong, faint
     first, _, arms = _clockwise(inward[e], arm[e, side], arm_lengths)
-    return point, np.arctan2(first[:, 1], first[:, 0]), arms
+    return point, np.arctan2(first[:, 1], first[:, 0]), arms, e
 
 
 def _from_corners(
@@ -612,7 +641,8 @@ def find_hypotheses(
     # their own corners need no other hypotheses.
     whole = fit(take(hyp, np.nonzero(first.support >= WHOLE_FIRST)[0]), em)
     whole = _suppress(take(whole, np.nonzero(whole.support >= WHOLE_SUPPORT)[0]))
-    weak = _merge_corners(*_weak_corners(image, table_to_image, em, a, b, found[0], whole))
+    faint, bare = _weak_corners(image, table_to_image, em, a, b, found[0], whole)
+    weak = _merge_corners(*faint)
     if len(whole) or len(weak[0]):
         points, angles, arms, votes = (
             np.concatenate([x, y]) for x, y in zip((points, angles, arms, votes), weak, strict=True)
@@ -627,7 +657,29 @@ def find_hypotheses(
     out = _concat(whole, rest)
     order = np.argsort(-(out.support + 0.05 * np.minimum(out.corners_seen, 4)))
     out = take(out, order)
-    return take(out, np.nonzero(~_outdone(out))[0]), em
+    out = take(out, np.nonzero(~_outdone(out))[0])
+    late = _late(bare, out, whole, em, sizes)
+    return _concat(out, late, late=True), em
+
+
+def _late(
+    bare: tuple[Array, Array, Array],
+    found: Hypotheses,
+    whole: Hypotheses,
+    em: EdgeMap,
+    sizes: Sequence[tuple[float, float]],
+) -> Hypotheses:
+    """Hypotheses from corners with one arm (``_bare_arms``), fitted, best supported
+    first; none that is one ``found`` already."""
+    points, angles, arms = bare
+    keep = ~_explained(points, whole)
+    points, angles, arms = points[keep], angles[keep], arms[keep]
+    hyp = _merge(*_from_corners(points, angles, arms, np.ones(len(points)), sizes))
+    first = fit(hyp, em, reach_mm=()).support
+    best = np.argsort(-first, kind="stable")[:LATE_FITTED]
+    hyp = _suppress(fit(take(hyp, best[first[best] >= 0.15]), em))
+    hyp = take(hyp, np.nonzero(~_same_as(hyp, found))[0])
+    return take(hyp, np.argsort(-hyp.support, kind="stable"))
 
 
 def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
@@ -690,13 +742,15 @@ def _same_as(hyp: Hypotheses, other: Hypotheses, tol_mm: float = 4.0) -> Array:
     return out
 
 
-def _concat(a: Hypotheses, b: Hypotheses) -> Hypotheses:
+def _concat(a: Hypotheses, b: Hypotheses, late: bool = False) -> Hypotheses:
+    """``a`` then ``b``; ``late``: ``b`` is to be examined after every one of ``a``."""
     return Hypotheses(
         np.concatenate([a.centre, b.centre]),
         np.concatenate([a.angle, b.angle]),
         np.concatenate([a.size, b.size]),
         np.concatenate([a.support, b.support]),
         np.concatenate([a.corners_seen, b.corners_seen]),
+        late=np.concatenate([np.zeros(len(a), bool), np.full(len(b), late)]),
     )
 
 
@@ -717,6 +771,7 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
         hyp.corners_seen[idx],
         None if hyp.edges is None else hyp.edges[idx],
         None if hyp.straight is None else hyp.straight[idx],
+        None if hyp.late is None else hyp.late[idx],
     )
 
 
@@ -778,7 +833,7 @@ def refine(
         # Points whose edge lies far from the fitted side are something else (print,
         # shadow, another card): leave them out of the next round.
         keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
-    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight)
+    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late)
 
 
 ALONG_MM = 1.0  # an edge runs along its side where the frame, this far either way along

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 import cv2
@@ -37,7 +37,15 @@ from numpy.typing import NDArray
 
 from tablehub.vision import corners, match
 from tablehub.vision.finder import find_cards, outermost
-from tablehub.vision.templates import BACK, DEFAULT_SIZE_MM, INDEX_MM, Enrolled, blur_level, build
+from tablehub.vision.templates import (
+    BACK,
+    DEFAULT_SIZE_MM,
+    INDEX_MM,
+    Enrolled,
+    SizeGroup,
+    blur_level,
+    build,
+)
 
 Array = NDArray[Any]
 Scale: TypeAlias = float | Callable[[float, float], float]  # px/mm, or px/mm at a pixel
@@ -71,6 +79,10 @@ class Thresholds:
     # scenes: most wrong readings had less; 1% of right ones too)
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
+    max_late: int = 20  # ... then of those with a rough pose (a corner with one arm seen)
+    rough_index_fit: float = -0.5  # a card read from a rough pose: how its index corner in
+    # view may lean towards another card's (``Decision.index_fit``: -1 is that card's
+    # index exactly; dev seeds: the one wrong such reading -1.6, right ones -0.4 and up)
     doubtful_support: float = 0.6  # an outline less supported, under a card read, is
     # given up early if its coarse look fits no card (``match.identify``'s ``doubtful``)
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
@@ -301,7 +313,8 @@ def _recheck_piles(
 def _read(
     image: Array, h: Array, hyp: corners.Hypotheses, deck: EnrolledDeck, t: Thresholds
 ) -> tuple[list[CardReading], list[Array]]:
-    """Examine hypotheses best supported first; each card read covers what lies under it.
+    """Examine hypotheses best supported first, those with rough poses (``late``) after
+    every other; each card read covers what lies under it.
     A hypothesis not read, that a card read after it turns out to lie on, is examined
     once more right away with that card cut out (the order of a pile is a guess)."""
     done: list[_Read] = []
@@ -310,11 +323,16 @@ def _read(
     # Well-supported outlines next to a card read (a copy just under it on a pile, its own
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
-    n = min(len(hyp), t.max_hypotheses)
-    if n == 0:
+    late = hyp.late if hyp.late is not None else np.zeros(len(hyp), bool)
+    first = np.nonzero(~late)[0][: t.max_hypotheses]
+    last = np.nonzero(late)[0][: t.max_late]
+    n = len(first)  # hypotheses from ``n`` on have rough poses
+    if n + len(last) == 0:
         return [], []
-    sharp = corners.refine(image, h, corners.take(hyp, np.arange(n)))
-    queue, on_top = _top_first(sharp)
+    sharp = corners.refine(image, h, corners.take(hyp, np.concatenate([first, last])))
+    queue, on_top = _top_first(corners.take(sharp, np.arange(n)))
+    queue += list(range(n, len(sharp)))
+    on_top += [set() for _ in last]
     outline = corners.outline_points(sharp)  # (n, S, 2)
     failed: list[int] = []  # examined and not read, in order
     again: set[int] = set()  # examined a second time
@@ -350,6 +368,11 @@ def _read(
         group = deck.templates.group_for(size)
         if group is None:
             continue
+        # A rough pose (from a corner with one arm) is pinned only by a printed index
+        # corner at it: where no corner's outline shows, there is nothing to read.
+        if i >= n and not any(corners.corner_shown(sharp, i)):
+            _trace(quad, "rough pose, no index corner shows")
+            continue
         dec = _identify(image, h, sharp, i, group, covers, t)
         _trace(quad, "identified", dec, float(sharp.support[i]))
         unread = _unread_on_top(sharp, i, on_top[i], covers, t) if dec.label is None else []
@@ -358,6 +381,9 @@ def _read(
             _trace(quad, "read again under outlines on it", retry)
             if retry.label is not None:
                 dec, covers = retry, covers + unread
+        if dec.label is not None and i >= n and not _pinned(group, dec, t):
+            _trace(quad, "rough pose, no printed index corner for the card")
+            dec = replace(dec, label=None)
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
@@ -484,6 +510,15 @@ def _unread_on_top(
         if float(sharp.support[j]) >= t.retry_cover_support
         and not any(_same_card(sharp.quad(j), q, 4.0) for q in covers)
     ]
+
+
+def _pinned(group: SizeGroup, dec: match.Decision, t: Thresholds) -> bool:
+    """Whether a card read from a rough pose shows one of its index corners, printed (a
+    joker's may be bare paper, which any plain surface fits), and not looking like another
+    card's index: the pose is only as good as that corner."""
+    inked = group.index_inked[group.labels.index(dec.best)]
+    printed = any(seen and bool(ink) for seen, ink in zip(dec.index_seen, inked, strict=True))
+    return printed and dec.index_fit >= t.rough_index_fit
 
 
 def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:

@@ -154,6 +154,7 @@ class SizeGroup:
     # columns, top-left and bottom-right turned per card (a contiguous right-hand side
     # for the product with every shift of a seen corner: a third faster than ``index``'s
     # transpose)
+    index_inked: Array  # (N, 2) bool: the index corner shows print (a joker's may be bare)
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
     _cell_pairs: dict[tuple[int, int, int, bool], Array] = field(default_factory=dict, repr=False)
@@ -242,6 +243,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         sharp = cells[0]
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
+        index_inked = ((index[0] - 1.0) ** 2).mean(axis=(2, 3, 4)) > INKED
         groups.append(
             SizeGroup(
                 size,
@@ -256,6 +258,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
                 index,
                 [(i * i).reshape(len(labels), 2, -1).sum(-1) for i in index],
                 [np.ascontiguousarray(i.reshape(len(labels) * 2, -1).T) for i in index],
+                index_inked,
             )
         )
     return Enrolled(groups)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.cards import standin_deck
+from bench.cards import bench_scene, standin_deck
 from tablehub.vision import corners
 from tablehub.vision.scene import Camera, CardPlacement, Lighting, Scene, render_scene
 
@@ -83,3 +83,22 @@ def test_outline_samples_on_a_back_pattern_do_not_run_along_the_side() -> None:
     assert out.edges[0][under].mean() >= 0.3  # the pattern passes for the side ...
     assert out.straight[0][under].mean() <= 0.2  # ... but does not run along it
     assert out.straight[0][clear].mean() >= 0.95
+
+
+def test_a_corner_whose_other_side_does_not_show_at_all_is_examined_last() -> None:
+    """A benchmark fan (Almost Got 'Im, 2304x1296, blue felt): the Telepathic role card
+    lies on another card and under a third.  Its top and bottom sides show against the
+    felt, but its left side lies on the other card's paper with no line at all (a grey
+    step of 1 or 2 levels), so no corner of it was found and it was never examined.  The
+    end of a long straight edge is now a corner with one arm, either side of it: a rough
+    pose, proposed after every other hypothesis (``late``)."""
+    deck, faces, ids = standin_deck("agi")
+    rendered = bench_scene(faces, ids, "2304x1296", 202, 7)
+    h = rendered.table_to_image
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:role-telepathic"]
+    truth = corners.transform(np.linalg.inv(h), card.corners_px)
+    hyp, _ = corners.find_hypotheses(rendered.image, h, deck.templates.sizes)
+    assert hyp.late is not None
+    near = [i for i, q in enumerate(hyp.quads()) if _offset_mm(q, truth) < 3.0]
+    assert near and all(hyp.late[i] for i in near)
+    assert not hyp.late[: int(np.argmax(hyp.late))].any()  # the rough ones come last
