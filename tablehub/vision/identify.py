@@ -83,6 +83,8 @@ class Thresholds:
     rough_index_fit: float = -0.5  # a card read from a rough pose: how its index corner in
     # view may lean towards another card's (``Decision.index_fit``: -1 is that card's
     # index exactly; dev seeds: the one wrong such reading -1.6, right ones -0.4 and up)
+    rough_explained: float = 0.67  # ... and where its index does not name it (alike to
+    # another's), the share of the cells seen it must explain
     doubtful_support: float = 0.6  # an outline less supported, under a card read, is
     # given up early if its coarse look fits no card (``match.identify``'s ``doubtful``)
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
@@ -518,7 +520,8 @@ def _pinned(group: SizeGroup, dec: match.Decision, t: Thresholds) -> bool:
     card's index: the pose is only as good as that corner."""
     inked = group.index_inked[group.labels.index(dec.best)]
     printed = any(seen and bool(ink) for seen, ink in zip(dec.index_seen, inked, strict=True))
-    return printed and dec.index_fit >= t.rough_index_fit
+    named = dec.index_fit > 0.0 or dec.explained >= t.rough_explained * dec.seen
+    return printed and dec.index_fit >= t.rough_index_fit and named
 
 
 def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
