@@ -286,11 +286,10 @@ def _weak_corners(
     if len(ends) == 0:
         none = np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2))
         return none, none
-    *faint, found = _faint_arms(image, table_to_image, ends, inward, lengths)
-    bare = np.ones(len(ends), bool)
+    points, angles, arms, found = _faint_arms(image, table_to_image, ends, inward, lengths)
+    bare = lengths >= BARE_ARM_MM
     bare[found] = False
-    bare &= lengths >= BARE_ARM_MM
-    return (faint[0], faint[1], faint[2]), _bare_arms(ends[bare], inward[bare], lengths[bare])
+    return (points, angles, arms), _bare_arms(ends[bare], inward[bare], lengths[bare])
 
 
 def _bare_arms(ends: Array, inward: Array, lengths: Array) -> tuple[Array, Array, Array]:

@@ -384,7 +384,7 @@ def _read(
             if retry.label is not None:
                 dec, covers = retry, covers + unread
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
-            _trace(quad, "rough pose, no printed index corner for the card")
+            _trace(quad, "rough pose, not pinned by its index corner")
             dec = replace(dec, label=None)
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
@@ -516,8 +516,9 @@ def _unread_on_top(
 
 def _pinned(group: SizeGroup, dec: match.Decision, t: Thresholds) -> bool:
     """Whether a card read from a rough pose shows one of its index corners, printed (a
-    joker's may be bare paper, which any plain surface fits), and not looking like another
-    card's index: the pose is only as good as that corner."""
+    joker's may be bare paper, which any plain surface fits), not looking like another
+    card's index, and -- where that index does not name the card (too like another's) --
+    most of what shows fits the card: the pose is only as good as that corner."""
     inked = group.index_inked[group.labels.index(dec.best)]
     printed = any(seen and bool(ink) for seen, ink in zip(dec.index_seen, inked, strict=True))
     named = dec.index_fit > 0.0 or dec.explained >= t.rough_explained * dec.seen
