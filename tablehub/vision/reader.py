@@ -74,8 +74,9 @@ class CardFrameReader:
         return list(self.watcher.process(frame))
 
     def reread(self, zone: str | None) -> None:
-        """Forget what was settled in ``zone`` (or everywhere): it is reported again."""
-        self.watcher.tracker.forget(zone)
+        """Forget what was settled in ``zone`` (or everywhere): it is read afresh and
+        reported again."""
+        self.watcher.forget(zone)
 
 
 def deck_for(game: str) -> str | None:

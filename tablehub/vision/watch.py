@@ -9,7 +9,9 @@ Positions are converted to table millimetres with the calibration (without one, 
 coordinates stand in and every zone is "table"), and so is each card's pose (centre and
 angle from the corners of a complete outline; a card read from its corner has none): the
 tracker tells copies of one design on a pile apart by it (``piles``: the zones where cards
-are laid on each other).  Regions covered by something that is not a readable card (a
+are laid on each other).  A frame that shows nothing new since the last one read
+(``tablehub.vision.stillness``) reuses that reading: the tracker still counts it as a
+frame that agrees.  Regions covered by something that is not a readable card (a
 hand, an arm, a mug, a pile) are "occluded": a card last seen there is not declared removed
 while it is hidden, nor seen in a new pose, so a hand passing over the table produces no
 events.
@@ -27,7 +29,8 @@ from numpy.typing import NDArray
 
 from tablehub.observations import CardEvent
 from tablehub.vision.calibration import Calibration
-from tablehub.vision.identify import EnrolledDeck, Thresholds, read_frame
+from tablehub.vision.identify import CardReading, EnrolledDeck, Thresholds, read_frame
+from tablehub.vision.stillness import StillFrames
 from tablehub.vision.tracker import CardTracker, Sighting, card_pose
 from tablehub.vision.zones import PILES, Zone
 
@@ -46,6 +49,7 @@ class CardWatcher:
         thresholds: Thresholds | None = None,
         piles: Collection[str] = PILES,
         copies: bool = False,
+        reuse_still: bool = True,
     ) -> None:
         self.deck = deck
         self.calibration = calibration
@@ -58,16 +62,34 @@ class CardWatcher:
             piles=piles,
             copies=copies,
         )
+        self.still = StillFrames() if reuse_still else None
+        self._last: tuple[list[CardReading], list[Array]] | None = None
+        self.frames_read = 0  # frames whose cards were read (the rest reused a reading)
 
     def _to_mm(self, points_px: Array) -> Array:
         if self.calibration is None:
             return np.asarray(points_px, np.float64).reshape(-1, 2)
         return self.calibration.to_table(points_px)
 
+    def _read(self, frame: Array) -> tuple[list[CardReading], list[Array]]:
+        """The frame's cards and covers: read, or the last reading if nothing changed."""
+        if self.still is not None and self.still.unchanged(frame) and self._last is not None:
+            return self._last
+        h = self.calibration.table_to_image if self.calibration is not None else None
+        self._last = read_frame(frame, self.deck, self.thresholds, table_to_image=h)
+        self.frames_read += 1
+        return self._last
+
+    def forget(self, zone: str | None) -> None:
+        """Forget what was settled in ``zone`` (or everywhere), and read the next frame
+        afresh: the cards there are reported again as they are read now."""
+        self.tracker.forget(zone)
+        if self.still is not None:
+            self.still.forget()
+
     def process(self, frame: Array) -> list[CardEvent]:
         """One frame: the events that became certain with it."""
-        h = self.calibration.table_to_image if self.calibration is not None else None
-        readings, covers = read_frame(frame, self.deck, self.thresholds, table_to_image=h)
+        readings, covers = self._read(frame)
         sightings = []
         for r in readings:
             corners = [(float(x), float(y)) for x, y in self._to_mm(r.corners)]
