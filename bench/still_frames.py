@@ -4,8 +4,9 @@
 
 A ``CardWatcher`` reuses the last reading for a frame that shows nothing new
 (``tablehub.vision.stillness``). A missed change would keep a stale reading for up to
-``MAX_REUSE`` frames, and a change seen in noise costs one needless read. So, on the card
-benchmark's random scenes (the stand-in Almost Got 'Im deck, both frame sizes):
+``tablehub.vision.watch.MAX_REUSE`` frames, and a change seen in noise costs a needless
+read. So, on the card benchmark's random scenes (the stand-in Almost Got 'Im deck, both
+frame sizes):
 
 * *noise*: the scene rendered again with other sensor noise (and its JPEG artefacts)
   must count as unchanged;

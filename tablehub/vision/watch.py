@@ -9,9 +9,10 @@ Positions are converted to table millimetres with the calibration (without one, 
 coordinates stand in and every zone is "table"), and so is each card's pose (centre and
 angle from the corners of a complete outline; a card read from its corner has none): the
 tracker tells copies of one design on a pile apart by it (``piles``: the zones where cards
-are laid on each other).  A frame that shows nothing new since the last one read
-(``tablehub.vision.stillness``) reuses that reading: the tracker still counts it as a
-frame that agrees.  Regions covered by something that is not a readable card (a
+are laid on each other).  A frame that shows nothing new (``tablehub.vision.stillness``)
+reuses the last reading, once the frames the tracker wants to agree have been read since
+the last change (a reading is settled on as much evidence as before), and for at most
+``MAX_REUSE`` frames in a row.  Regions covered by something that is not a readable card (a
 hand, an arm, a mug, a pile) are "occluded": a card last seen there is not declared removed
 while it is hidden, nor seen in a new pose, so a hand passing over the table produces no
 events.
@@ -35,6 +36,7 @@ from tablehub.vision.tracker import CardTracker, Sighting, card_pose
 from tablehub.vision.zones import PILES, Zone
 
 Array = NDArray[Any]
+MAX_REUSE = 15  # frames in a row that may reuse one reading (a bound on how stale it gets)
 
 
 class CardWatcher:
@@ -62,8 +64,11 @@ class CardWatcher:
             piles=piles,
             copies=copies,
         )
+        self.agree_frames = agree_frames
         self.still = StillFrames() if reuse_still else None
         self._last: tuple[list[CardReading], list[Array]] | None = None
+        self._still_reads = 0  # frames read in a row without a change
+        self._reused = 0  # frames in a row that reused the last reading
         self.frames_read = 0  # frames whose cards were read (the rest reused a reading)
 
     def _to_mm(self, points_px: Array) -> Array:
@@ -73,10 +78,19 @@ class CardWatcher:
 
     def _read(self, frame: Array) -> tuple[list[CardReading], list[Array]]:
         """The frame's cards and covers: read, or the last reading if nothing changed."""
-        if self.still is not None and self.still.unchanged(frame) and self._last is not None:
+        still = self.still is not None and self.still.unchanged(frame)
+        if (
+            still
+            and self._last is not None
+            and self._still_reads >= self.agree_frames
+            and self._reused < MAX_REUSE
+        ):
+            self._reused += 1
             return self._last
         h = self.calibration.table_to_image if self.calibration is not None else None
         self._last = read_frame(frame, self.deck, self.thresholds, table_to_image=h)
+        self._still_reads = self._still_reads + 1 if still else 1
+        self._reused = 0
         self.frames_read += 1
         return self._last
 

@@ -72,13 +72,6 @@ def test_a_card_laid_or_a_hand_coming_in_is_new() -> None:
     assert not still.unchanged(_frame([CARD, OTHER], [hand], seed=2))
 
 
-def test_a_reading_is_reused_a_bounded_number_of_times() -> None:
-    frame = _frame([CARD], seed=0)
-    still = StillFrames(max_reuse=3)
-    answers = [still.unchanged(frame) for _ in range(9)]
-    assert answers == [False, True, True, True, False, True, True, True, False]
-
-
 def test_another_frame_size_or_forgetting_reads_again() -> None:
     frame = _frame([CARD], seed=0)
     still = _still_after(frame)
@@ -105,11 +98,12 @@ def _watcher(reuse: bool) -> CardWatcher:
 
 
 def test_the_watcher_reads_only_frames_with_something_new() -> None:
-    """The same events as reading every frame, from a third of the reads."""
+    """The same events as reading every frame; after each change only the frames the
+    tracker wants to agree are read, the rest reuse their reading."""
     moved = dataclasses.replace(OTHER, centre_mm=(700.0, 400.0))
-    frames = [_frame([CARD, OTHER], seed=k) for k in range(3)]
-    frames += [_frame([CARD, moved], seed=k) for k in range(3, 6)]
-    frames += [_frame([moved], seed=k) for k in range(6, 9)]
+    frames = [_frame([CARD, OTHER], seed=k) for k in range(5)]
+    frames += [_frame([CARD, moved], seed=k) for k in range(5, 10)]
+    frames += [_frame([moved], seed=k) for k in range(10, 15)]
     runs = {}
     for reuse in (False, True):
         watcher = _watcher(reuse)
@@ -117,17 +111,27 @@ def test_the_watcher_reads_only_frames_with_something_new() -> None:
         runs[reuse] = ([(e.change, e.card_id, e.zone) for e in log], watcher.frames_read)
     assert runs[True][0] == runs[False][0]
     assert [c for c, _, _ in runs[True][0]] == ["appeared", "appeared", "moved", "removed"]
-    assert runs[False][1] == 9
-    assert runs[True][1] == 3  # one read per change
+    assert runs[False][1] == 15
+    assert runs[True][1] == 6  # two per change: the tracker's agreeing frames
 
 
-def test_a_reread_reads_the_next_frame_afresh() -> None:
+def test_a_reading_is_reused_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tablehub.vision.watch.MAX_REUSE", 3)
+    watcher = _watcher(reuse=True)
+    frame = _frame([CARD], seed=0)
+    read = []
+    for _ in range(10):
+        before = watcher.frames_read
+        watcher.process(frame)
+        read.append(watcher.frames_read > before)
+    assert read == [True, True, False, False, False, True, False, False, False, True]
+
+
+def test_a_reread_reads_afresh() -> None:
     watcher = _watcher(reuse=True)
     reader = CardFrameReader(watcher, "agi")
-    frame = _frame([CARD], seed=0)
-    settled = [o for k in range(2) for o in reader(_frame([CARD], seed=k))]
-    assert len(settled) == 1
+    settled = [o for k in range(3) for o in reader(_frame([CARD], seed=k))]
+    assert len(settled) == 1 and watcher.frames_read == 2
     reader.reread(None)
-    again = [o for k in range(2, 4) for o in reader(_frame([CARD], seed=k))]
-    assert len(again) == 1 and watcher.frames_read == 2
-    assert reader(frame) == []
+    again = [o for k in range(3, 6) for o in reader(_frame([CARD], seed=k))]
+    assert len(again) == 1 and watcher.frames_read == 4
