@@ -85,6 +85,9 @@ class Thresholds:
     # index exactly; dev seeds: the one wrong such reading -1.6, right ones -0.4 and up)
     rough_explained: float = 0.67  # ... and where its index does not name it (alike to
     # another's), the share of the cells seen it must explain
+    shift_support: float = 0.8  # an outline this well supported with no card in it is
+    # sought a card near (``match.coarse_shift``; dev seeds: every such card read had 0.8
+    # or more, against a few hundred retries for nothing below)
     doubtful_support: float = 0.6  # an outline less supported, under a card read, is
     # given up early if its coarse look fits no card (``match.identify``'s ``doubtful``)
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
@@ -273,10 +276,29 @@ def _identify(
     level = blur_level(match.px_per_mm(h, quad.mean(0)))
     sure_pose = float(sharp.support[i]) >= 0.85
     doubtful = bool(covers) and float(sharp.support[i]) < t.doubtful_support
-    return match.identify(
+    shown = corners.corner_shown(sharp, i)
+    dec = match.identify(
         group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-        corners.corner_shown(sharp, i), t.min_shown_gap, doubtful, t.min_whole_margin,
+        shown, t.min_shown_gap, doubtful, t.min_whole_margin,
     )  # fmt: skip
+    if dec.best or covers or float(sharp.support[i]) < t.shift_support:
+        return dec
+    # An outline that shows nearly all round with nothing like a card in it may have been
+    # drawn to a card's printed frame (its border as light as the table): read where a
+    # card fits instead.
+    shift = match.coarse_shift(group, image, h, quad, size)
+    if shift is None:
+        return dec
+    lk = match.look(image, h, _shifted(quad, shift), size, covers)
+    again = match.identify(
+        group, lk, level, t.min_explained, t.min_margin, t.min_gap, False,
+        shown, t.min_shown_gap, doubtful, t.min_whole_margin,
+    )  # fmt: skip
+    _trace(quad, "read again shifted", shift, again, float(sharp.support[i]))
+    if again.label is None:
+        return dec
+    moved = (again.shift_mm[0] + shift[0], again.shift_mm[1] + shift[1])
+    return replace(again, shift_mm=moved)
 
 
 def _recheck_piles(

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from tablehub.vision.templates import (
     BACK,
     CELL,
+    COARSE,
     GRID,
     INDEX_BOX,
     SizeGroup,
@@ -168,6 +169,45 @@ def look(
             )
             cv2.fillPoly(mask, [np.round(pts.reshape(-1, 2) * 4).astype(np.int32)], 0, 8, 2)
     return Look(reflectance(obs), mask, size_mm, pad)
+
+
+SHIFT_MM = 4.0  # how far off its outline hypothesis ``coarse_shift`` looks for a card
+# (the print's frame lies 2-4 mm inside a card's edge on the stand-in backs)
+
+
+def coarse_shift(
+    group: SizeGroup,
+    image: Array,
+    table_to_image: Array,
+    quad_mm: Array,
+    size_mm: tuple[float, float],
+) -> tuple[float, float] | None:
+    """Where, within ``SHIFT_MM`` of ``quad_mm`` along its own axes (2 mm steps), the
+    coarse look fits a card of ``group`` best, if one fits there at all (``NOT_A_CARD``)
+    and not where the outline lies: an outline drawn to a card's printed frame on a
+    table as light as its border (the border's edges lost), as a shift in mm."""
+    w, h = grid_shape(size_mm)
+    pad = round(SHIFT_MM * GRID / COARSE) * COARSE
+    g2m = grid_to_mm(quad_mm, size_mm, pad / GRID)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    obs = cv2.warpPerspective(
+        image, table_to_image @ g2m, (w + 2 * pad, h + 2 * pad), flags=flags,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+    thumb = to_coarse(reflectance(obs))
+    k = pad // COARSE
+    th, tw = h // COARSE, w // COARSE
+    offsets = [(dx, dy) for dy in range(-k, k + 1) for dx in range(-k, k + 1)]
+    windows = [thumb[k + dy : k + dy + th, k + dx : k + dx + tw] for dx, dy in offsets]
+    x = np.stack([win.ravel() for win in windows] + [win[::-1, ::-1].ravel() for win in windows])
+    t = group.coarse.reshape(len(group.labels), -1)
+    ssd = group.coarse_sq.sum(1)[:, None] - 2 * t @ x.T + (x * x).sum(1)[None, :]
+    best = ssd.min(0) / x.shape[1]
+    j = int(np.argmin(best)) % len(offsets)
+    dx, dy = offsets[j]
+    if float(best.min()) > NOT_A_CARD or (dx, dy) == (0, 0):
+        return None
+    return dx * COARSE / GRID, dy * COARSE / GRID
 
 
 def grow(poly: Array, by_mm: float) -> Array:
