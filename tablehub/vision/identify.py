@@ -290,6 +290,8 @@ def _identify(
     if shift is None:
         return dec
     lk = match.look(image, h, _shifted(quad, shift), size, covers)
+    # Read as a card whose outline is not seen sharp (``sure_pose`` False): its edges
+    # were the print's.
     again = match.identify(
         group, lk, level, t.min_explained, t.min_margin, t.min_gap, False,
         shown, t.min_shown_gap, doubtful, t.min_whole_margin,
