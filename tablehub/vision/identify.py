@@ -86,8 +86,8 @@ class Thresholds:
     rough_explained: float = 0.67  # ... and where its index does not name it (alike to
     # another's), the share of the cells seen it must explain
     shift_support: float = 0.8  # an outline this well supported with no card in it is
-    # sought a card near (``match.coarse_shift``; dev seeds: every such card read had 0.8
-    # or more, against a few hundred retries for nothing below)
+    # sought a card near (``match.coarse_shift``; 60 dev scenes: every such card read had
+    # 0.8 or more, and 124 searches below that found nothing)
     doubtful_support: float = 0.6  # an outline less supported, under a card read, is
     # given up early if its coarse look fits no card (``match.identify``'s ``doubtful``)
     unknown_support: float = 0.9  # an unidentified outline this complete is "unknown"
