@@ -277,25 +277,24 @@ def _identify(
     sure_pose = float(sharp.support[i]) >= 0.85
     doubtful = bool(covers) and float(sharp.support[i]) < t.doubtful_support
     shown = corners.corner_shown(sharp, i)
-    dec = match.identify(
-        group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-        shown, t.min_shown_gap, doubtful, t.min_whole_margin,
-    )  # fmt: skip
+
+    def decide(lk: match.Look, sure_pose: bool) -> match.Decision:
+        return match.identify(
+            group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
+            shown, t.min_shown_gap, doubtful, t.min_whole_margin,
+        )  # fmt: skip
+
+    dec = decide(lk, sure_pose)
     if dec.best or covers or float(sharp.support[i]) < t.shift_support:
         return dec
     # An outline that shows nearly all round with nothing like a card in it may have been
     # drawn to a card's printed frame (its border as light as the table): read where a
     # card fits instead.
-    shift = match.coarse_shift(group, image, h, quad, size)
+    shift = match.coarse_shift(group, match.look(image, h, quad, size, [], match.SHIFT_MM))
     if shift is None:
         return dec
-    lk = match.look(image, h, _shifted(quad, shift), size, covers)
-    # Read as a card whose outline is not seen sharp (``sure_pose`` False): its edges
-    # were the print's.
-    again = match.identify(
-        group, lk, level, t.min_explained, t.min_margin, t.min_gap, False,
-        shown, t.min_shown_gap, doubtful, t.min_whole_margin,
-    )  # fmt: skip
+    # Not taken as seen sharp there: the edges were the print's.
+    again = decide(match.look(image, h, _shifted(quad, shift), size, covers), False)
     _trace(quad, "read again shifted", shift, again, float(sharp.support[i]))
     if again.label is None:
         return dec

@@ -135,13 +135,14 @@ def look(
     quad_mm: Array,
     size_mm: tuple[float, float],
     covers_mm: list[Array],
+    margin_mm: float = MARGIN_MM,
 ) -> Look:
     """The card in ``quad_mm`` (and a margin) on the grid; ``covers_mm``: polygons (mm)
     known to lie on it, cut out of the mask (with their shadow)."""
-    pad = round(MARGIN_MM * GRID)
+    pad = round(margin_mm * GRID)
     w, h = grid_shape(size_mm)
     big = (w + 2 * pad, h + 2 * pad)
-    g2m = grid_to_mm(quad_mm, size_mm, MARGIN_MM)
+    g2m = grid_to_mm(quad_mm, size_mm, pad / GRID)
     m = table_to_image @ g2m
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     obs = cv2.warpPerspective(image, m, big, flags=flags, borderMode=cv2.BORDER_REPLICATE)
@@ -172,30 +173,19 @@ def look(
 
 
 SHIFT_MM = 4.0  # how far off its outline hypothesis ``coarse_shift`` looks for a card
-# (the print's frame lies 2-4 mm inside a card's edge on the stand-in backs)
+# (the print's frame lies 2-4 mm inside a card's edge on the stand-in backs); a whole
+# number of coarse pixels
 
 
-def coarse_shift(
-    group: SizeGroup,
-    image: Array,
-    table_to_image: Array,
-    quad_mm: Array,
-    size_mm: tuple[float, float],
-) -> tuple[float, float] | None:
-    """Where, within ``SHIFT_MM`` of ``quad_mm`` along its own axes (2 mm steps), the
-    coarse look fits a card of ``group`` best, if one fits there at all (``NOT_A_CARD``)
-    and not where the outline lies: an outline drawn to a card's printed frame on a
-    table as light as its border (the border's edges lost), as a shift in mm."""
-    w, h = grid_shape(size_mm)
-    pad = round(SHIFT_MM * GRID / COARSE) * COARSE
-    g2m = grid_to_mm(quad_mm, size_mm, pad / GRID)
-    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    obs = cv2.warpPerspective(
-        image, table_to_image @ g2m, (w + 2 * pad, h + 2 * pad), flags=flags,
-        borderMode=cv2.BORDER_REPLICATE,
-    )  # fmt: skip
-    thumb = to_coarse(reflectance(obs))
-    k = pad // COARSE
+def coarse_shift(group: SizeGroup, lk: Look) -> tuple[float, float] | None:
+    """Where, within its margin (``look`` with ``SHIFT_MM``) along its own axes, in coarse
+    pixels (2 mm), the look fits a card of ``group`` best, if one fits there at all
+    (``NOT_A_CARD``) and not where the outline lies: an outline drawn to a card's printed
+    frame on a table as light as its border (the border's edges lost), as a shift in mm.
+    The look must show the card whole (no mask)."""
+    thumb = to_coarse(lk.refl)
+    k = lk.pad // COARSE
+    w, h = grid_shape(lk.size_mm)
     th, tw = h // COARSE, w // COARSE
     offsets = [(dx, dy) for dy in range(-k, k + 1) for dx in range(-k, k + 1)]
     windows = [thumb[k + dy : k + dy + th, k + dx : k + dx + tw] for dx, dy in offsets]
