@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from bench import card_art
-from bench.readable import Distinguisher
+from bench.readable import Distinguisher, shows
 from tablehub.vision.cardart import standin_faces
 from tablehub.vision.decks import DECKS
 from tablehub.vision.identify import CardReading, EnrolledDeck, enroll_images, read_cards
@@ -139,7 +139,7 @@ def score_scene(
     """Add one scene's outcomes to ``tally``.  ``readable``: which cards count (default:
     the renderer's bar alone; ``bench.readable`` also leaves out indistinguishable ones)."""
     truths = rendered.cards
-    shown = [(t.visible >= 0.6) or (t.face_up and t.index_visible) for t in truths]
+    shown = [shows(t) for t in truths]
     if readable is None:
         readable = shown
     outcome = ["abstain"] * len(truths)

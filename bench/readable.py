@@ -33,6 +33,12 @@ MIN_PIXELS = 3.0  # camera pixels that must differ
 MIN_CONTRAST = 0.2  # of full scale, in one colour channel
 
 
+def shows(truth: CardTruth) -> bool:
+    """The renderer's bar: at least 60% of the card shows, or a face-up card's index
+    corner does."""
+    return truth.visible >= 0.6 or (truth.face_up and truth.index_visible)
+
+
 class Distinguisher:
     """Caches the card designs on the comparison grid (``faces``: id -> BGRA image)."""
 
@@ -56,9 +62,9 @@ class Distinguisher:
         """Per rendered card: readable by the renderer's bar and distinguishable."""
         out = []
         for n, truth in enumerate(rendered.cards, start=1):
-            shows = truth.visible >= 0.6 or (truth.face_up and truth.index_visible)
-            if not shows or not truth.face_up or truth.visible >= 0.97:
-                out.append(shows)
+            seen = shows(truth)
+            if not seen or not truth.face_up or truth.visible >= 0.97:
+                out.append(seen)
                 continue
             out.append(self.distinguishable(truth, n, scene, rendered))
         return out

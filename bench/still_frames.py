@@ -29,6 +29,7 @@ from collections import Counter
 import numpy as np
 
 from bench.cards import SCALES, SIZES, standin_deck
+from bench.readable import shows
 from tablehub.vision.scene import RenderedScene, Scene, random_scene, render_scene
 from tablehub.vision.stillness import StillFrames
 
@@ -53,11 +54,7 @@ def _changed(scene: Scene, k: int, how: str, spare: str) -> Scene:
 
 def _pick(rendered: RenderedScene, rng: np.random.Generator, whole: bool) -> int | None:
     """A card seen whole, or (``whole`` False) partly covered but readable."""
-    ks = [
-        k
-        for k, t in enumerate(rendered.cards)
-        if (t.visible >= 0.97) == whole and (t.visible >= 0.6 or (t.face_up and t.index_visible))
-    ]
+    ks = [k for k, t in enumerate(rendered.cards) if (t.visible >= 0.97) == whole and shows(t)]
     return int(rng.choice(ks)) if ks else None
 
 
