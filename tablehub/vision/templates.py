@@ -157,6 +157,7 @@ class SizeGroup:
     index_inked: Array  # (N, 2) bool: the index corner shows print (a joker's may be bare)
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
+    _index_squares: dict[int, Array] = field(default_factory=dict, repr=False)
     _cell_pairs: dict[tuple[int, int, int, bool], Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
@@ -179,6 +180,13 @@ class SizeGroup:
             found = np.square(self.cells[level][a] - other).mean(-1)
             self._cell_pairs[key] = found
         return found
+
+    def index_squares(self, level: int) -> Array:
+        """``index_columns`` squared, value by value (made when first needed): an index
+        corner seen in part is compared only where it shows."""
+        if level not in self._index_squares:
+            self._index_squares[level] = np.square(self.index_columns[level])
+        return self._index_squares[level]
 
     def index_pairs(self, level: int) -> Array:
         """(N * 2, N * 2) summed squared differences between every two index corners

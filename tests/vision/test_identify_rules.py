@@ -170,8 +170,8 @@ def test_index_differences_follow_each_cards_way_round() -> None:
     tmpl = group.index[0].reshape(len(group.labels), 2, -1)
     own = float(np.square(tmpl[a, 0] - tmpl[a, 1]).sum()) / (6 * 6 * 3) / match.CAP
     top_left = np.array([True, False])
-    same_way = match._index_differ(group, 0, a, 1, [a], [1], top_left)
-    other_way = match._index_differ(group, 0, a, 0, [a], [1], top_left)
+    same_way = match._index_differ(group, 0, a, 1, [a], [1], top_left, [None, None])
+    other_way = match._index_differ(group, 0, a, 0, [a], [1], top_left, [None, None])
     assert same_way[0] == 0.0
     assert own > 1.0
     assert other_way[0] == pytest.approx(own)

@@ -26,7 +26,9 @@ def test_cell_mismatch_compares_every_cell_with_every_template() -> None:
     group = build(faces, dict.fromkeys(faces, size)).groups[0]
     seen = group.cells[1][3] + rng.normal(0, 0.05, group.cells[1][3].shape).astype(np.float32)
     valid = rng.random(len(seen)) < 0.7
-    view = match._View([seen, turn_cells(seen)], [valid, valid[::-1].copy()], [None, None])
+    view = match._View(
+        [seen, turn_cells(seen)], [valid, valid[::-1].copy()], [None, None], [None, None]
+    )
     dists = match._cell_mismatch(group, view, 1)
     for o, cells in enumerate(view.cells):
         direct = ((cells[None] - group.cells[1]) ** 2).mean(-1).T[view.valid[o]]
