@@ -69,9 +69,7 @@ BLIND_INDEX_SHOWN = 2.0  # well tells nothing (a suit sign too small, or covered
 INDEX_FIT = 0.6  # a card seen in part is read from its index corner alone where every
 # other card's index fits worse by this share of how different the two are (``_index_fit``)
 INDEX_DISTINCT = 0.3  # capped cells: indices less different than this cannot be told apart
-INDEX_EXPLAINED = 0.6  # ... and the card explains this share of the cells seen (the rest
-# may be an unread card's print on it; dev seeds 202/101/303/404: 0.8 -> 0.6 read 15 more
-# cards, none wrong)
+INDEX_EXPLAINED = 0.8  # ... and the card explains this share of the cells seen
 INDEX_MIN_MARGIN = 0.1  # ... and beats its closest rival on the whole view by this margin
 # (rendered scenes, two seeds: about 1.3% more cards read, mostly strips of fans)
 NO_INDEX_MARGIN = 0.25  # normalised margin a card seen in part, no index corner, must show
