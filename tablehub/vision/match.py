@@ -90,9 +90,9 @@ INDEX_SHIFT = 2  # grid pixels each way an index corner may move to line up
 INDEX_PART = 0.6  # an index corner partly hidden by cards read on it is compared where it
 # shows, if this share of it shows at every small shift (four dev seeds, 960 scenes: 23
 # more cards read, none wrong; at 0.4 a misposed outline was read wrong)
-PART_FIT = 0.3  # ... and counts only where some card's index fits it to within this share
-# of its own print there (dev seeds: the parts that read right 0.01-0.03; two that read
-# wrong 0.72 and 0.88, their index region bare paper: a pose a corner off)
+PART_FIT = 0.05  # ... and counts only where some card's index fits it to within this
+# share of its own print there (parts that read right: 0.01-0.03; parts that read wrong:
+# 0.08-0.88 -- an outline a corner off, its index region bare paper or another card's)
 COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
 MIN_INKED_SHARE = 0.5  # of the printed cells in view, the share the card must explain
 BARE = 0.004  # a cell this close to plain paper looks bare
