@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from bench.cards import Tally, bench_scene, score_scene, standin_deck
-from tablehub.vision.identify import read_cards
+from tablehub.vision.identify import CardReading, read_cards
 from tablehub.vision.scene import (
     Camera,
     CardPlacement,
     Lighting,
+    RenderedScene,
     Scene,
     Sleeve,
     render_scene,
@@ -185,6 +186,21 @@ def test_strips_of_a_fan_are_read_from_their_index_corners(seed: int) -> None:
     assert min(r.confidence for r in readings) > 0.5
 
 
+def _bench_readings(
+    deck_name: str, size: str, seed: int, index: int
+) -> tuple[RenderedScene, list[CardReading]]:
+    """A benchmark scene rebuilt (``bench_scene``) and what the reader makes of it."""
+    deck, faces, ids = standin_deck(deck_name)
+    rendered = bench_scene(faces, ids, size, seed, index)
+    return rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+
+
+def _assert_none_wrong(rendered: RenderedScene, readings: list[CardReading]) -> None:
+    tally = Tally()
+    score_scene(rendered, readings, tally)
+    assert tally.wrong == 0, tally.errors
+
+
 @pytest.mark.parametrize(
     ("deck_name", "size", "seed", "index"),
     [("oc-white", "1280x720", 101, 2), ("rg", "1280x720", 202, 16)],
@@ -198,13 +214,7 @@ def test_a_card_seen_in_part_explaining_half_of_it_needs_its_index(
     the cells seen (a pose a little off, or another card's print), and the index corner
     did not speak for the card; such a reading now needs its index corner to fit better
     than every other card's."""
-    deck, faces, ids = standin_deck(deck_name)
-    rendered = bench_scene(faces, ids, size, seed, index)
-    tally = Tally()
-    score_scene(
-        rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image), tally
-    )
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(*_bench_readings(deck_name, size, seed, index))
 
 
 def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
@@ -212,18 +222,14 @@ def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
     under others, a quarter of it showing with an index corner.  The back's fine pattern
     aliases at the camera's resolution, so too few of its cells fit for a card seen in
     part; its index corner, though, fits the back far better than any face's."""
-    deck, faces, ids = standin_deck("oc-simple")
-    rendered = bench_scene(faces, ids, "2304x1296", 101, 2)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    rendered, readings = _bench_readings("oc-simple", "2304x1296", 101, 2)
     (king,) = [k for k, c in enumerate(rendered.cards) if c.card_id == "oc-simple:s-k"]
     assert not rendered.cards[king].face_up and rendered.cards[king].visible < 0.3
     backs = [r for r in readings if not r.face_up and not r.complete]
     assert len(backs) == 1
     truth = rendered.cards[king].corners_px
     assert min(np.abs(np.roll(backs[0].corners, k, 0) - truth).max() for k in (0, 2)) < 10.0
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(rendered, readings)
 
 
 def test_a_fan_strip_whose_side_lies_on_a_card_unseen_is_read() -> None:
@@ -232,14 +238,10 @@ def test_a_fan_strip_whose_side_lies_on_a_card_unseen_is_read() -> None:
     Its left side lies on the 9's paper without a line, so only a corner with one arm
     (the top side, against the table) proposes it, with a rough pose; its index corner
     pins it."""
-    deck, faces, ids = standin_deck("agi")
-    rendered = bench_scene(faces, ids, "2304x1296", 202, 14)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    rendered, readings = _bench_readings("agi", "2304x1296", 202, 14)
     (six,) = [r for r in readings if r.card_id == "agi:diamonds-6"]
     assert not six.complete
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(
@@ -257,13 +259,7 @@ def test_a_rough_pose_is_read_only_where_its_index_corner_names_the_card(
     the print decided, explaining only 60% of what shows.  A rough pose is now read only
     where a printed index corner shows that does not lean to another card, and, where
     that corner does not name the card, most of what shows fits it."""
-    deck, faces, ids = standin_deck(deck_name)
-    rendered = bench_scene(faces, ids, "2304x1296", seed, index)
-    tally = Tally()
-    score_scene(
-        rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image), tally
-    )
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(*_bench_readings(deck_name, "2304x1296", seed, index))
 
 
 def test_an_index_corner_partly_under_a_card_read_is_compared_where_it_shows() -> None:
@@ -272,14 +268,10 @@ def test_an_index_corner_partly_under_a_card_read_is_compared_where_it_shows() -
     compared only where they showed whole, so the 9 was told from the other yellow cards
     by its print alone, too little to be sure.  The part of its index corner that shows
     is now compared (``match.INDEX_PART``)."""
-    deck, faces, ids = standin_deck("chaos")
-    rendered = bench_scene(faces, ids, "2304x1296", 101, 10)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    rendered, readings = _bench_readings("chaos", "2304x1296", 101, 10)
     (nine,) = [r for r in readings if r.card_id == "chaos:yellow-9"]
     assert not nine.complete
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(
@@ -294,10 +286,4 @@ def test_an_index_corner_in_part_counts_only_where_an_index_fits_it(
     was read as the blue 7, an 8 of Bats as Clayface.  A part of an index corner now
     counts only where some card's index fits it nearly as well as it shows print there
     (``match.PART_FIT``)."""
-    deck, faces, ids = standin_deck(deck_name)
-    rendered = bench_scene(faces, ids, size, 303, index)
-    tally = Tally()
-    score_scene(
-        rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image), tally
-    )
-    assert tally.wrong == 0, tally.errors
+    _assert_none_wrong(*_bench_readings(deck_name, size, 303, index))
