@@ -287,3 +287,18 @@ def test_an_index_corner_in_part_counts_only_where_an_index_fits_it(
     counts only where some card's index fits it nearly as well as it shows print there
     (``match.PART_FIT``)."""
     _assert_none_wrong(*_bench_readings(deck_name, size, 303, index))
+
+
+def test_a_fan_strip_showing_its_index_and_little_else_is_read() -> None:
+    """A benchmark scene (Almost Got 'Im, 2304x1296): the 7 of Bats under two cards read,
+    a fifth of it showing, its index corner whole.  Its index is nearly all the print that
+    shows (six or seven 3 mm cells), under the eight a card must explain to count as one,
+    so it was given up before its index corner was compared.  A card may now be read from
+    its index corner with five (``match.INDEX_INKED``)."""
+    rendered, readings = _bench_readings("agi", "2304x1296", 2028, 2)
+    (seven,) = [c for c in rendered.cards if c.card_id == "agi:bats-7"]
+    assert seven.visible < 0.25 and seven.index_visible
+    (read,) = [r for r in readings if r.card_id == "agi:bats-7"]
+    assert not read.complete
+    assert np.abs(read.corners.mean(0) - seven.corners_px.mean(0)).max() < 10.0
+    _assert_none_wrong(rendered, readings)
