@@ -633,13 +633,20 @@ def identify(
         and (index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
         and (explained >= HALF_EXPLAINED * seen or index_lead >= BLIND_INDEX)
     )
+    # From a little print only where the card's index is printed there (a joker's may be
+    # bare paper, which any plain surface fits).
+    little_print = (
+        inked >= little
+        and inked_share >= MIN_INKED_SHARE
+        and bool((group.index_inked[n_best] & seen_corners).any())
+    )
     # A card seen in part whose index corner tells it from every other card -- each one's
     # index fits clearly worse, by about as much as the two indices differ -- is that card
     # even where the rest of what shows is too little to decide (a strip of a fan).
     index_read = (
         index_seen
         and not whole
-        and (card_like or (inked >= little and inked_share >= MIN_INKED_SHARE))
+        and (card_like or little_print)
         and index_fit >= INDEX_FIT
         and explained >= INDEX_EXPLAINED * seen
         and worst_margin >= INDEX_MIN_MARGIN

@@ -316,3 +316,12 @@ def test_a_strip_whose_index_names_it_by_half_the_expected_lead_is_read() -> Non
     (read,) = [r for r in readings if r.card_id == "chaos:yellow-1"]
     assert not read.complete
     _assert_none_wrong(rendered, readings)
+
+
+def test_a_little_print_is_not_read_from_a_bare_index_corner() -> None:
+    """A benchmark scene (heruka's deck, 1280x720): an outline 4 mm off the diamonds 3
+    lying under cards, its index region on the 3's plain paper.  The joker's index corners
+    are bare paper, so they fit it better than any printed index, and with five printed
+    cells explained it was read as the joker.  A card read from a little print
+    (``match.INDEX_INKED``) must have its index printed where it is seen."""
+    _assert_none_wrong(*_bench_readings("heruka", "1280x720", 2028, 140))
