@@ -97,7 +97,7 @@ PART_FIT = 0.05  # ... and counts only where some card's index fits it to within
 COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
 INDEX_INKED = 5  # printed cells enough for a card read from its index corner (a strip
 # of a fan shows its index and little else: 6 or 7 cells at 2 px/mm; dev seeds 202/101:
-# +5/+2 cards read with 5 instead of 8, none wrong, 3 no better)
+# +5/+2 cards read with 5 instead of 8, none wrong; 3 gave one card more)
 MIN_INKED_SHARE = 0.5  # of the printed cells in view, the share the card must explain
 BARE = 0.004  # a cell this close to plain paper looks bare
 BARE_WEIGHT = 0.25  # what a bare-looking cell can count against a card printed there
