@@ -533,12 +533,9 @@ def identify(
     # An index corner in view may name a card from a little print (``INDEX_INKED``): the
     # card is then read from it or not at all.
     little = min(min_explained, INDEX_INKED)
-    passed = whole_sharp or _any_card_like(group, view, dists, plains, cand, min_explained)
-    if not passed and not (
-        little < min_explained
-        and any(s is not None for s in view.shifts)
-        and _any_card_like(group, view, dists, plains, cand, little)
-    ):
+    most = 0 if whole_sharp else _most_print_explained(group, view, dists, plains, cand)
+    passed = whole_sharp or most >= min_explained
+    if not passed and not (most >= little and any(s is not None for s in view.shifts)):
         return NOTHING  # no card it could be explains print enough: nothing to accept
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     left_out = np.ones(len(labels), bool)
@@ -663,7 +660,7 @@ def identify(
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)
     )
     if not passed and not index_read:
-        return NOTHING
+        return NOTHING  # not card-like, and not read from its index corner either
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
     shift_mm = (sx / GRID, sy / GRID) if o_best == 0 else (-sx / GRID, -sy / GRID)
@@ -721,24 +718,20 @@ def _phantom(coarse: Array, lk: Look) -> bool:
     return float(per_card.min()) > PHANTOM_FIT * float(np.median(per_card))
 
 
-def _any_card_like(
-    group: SizeGroup,
-    v: _View,
-    dists: list[Array],
-    plains: list[Array],
-    cand: Array,
-    min_explained: int,
-) -> bool:
-    """Whether any card of ``cand``, either way round, explains print enough to pass the
-    decision's ``card_like`` test (counted the same way); if none does, whichever card
-    wins is not card-like, so not accepted either (unless seen whole and sharp: a back)."""
+def _most_print_explained(
+    group: SizeGroup, v: _View, dists: list[Array], plains: list[Array], cand: Array
+) -> int:
+    """The most printed cells any card of ``cand``, either way round, explains among those
+    explaining at least ``MIN_INKED_SHARE`` of the print in view (counted as the decision's
+    ``card_like`` test counts them): if that is too few, whichever card wins is not
+    card-like, so not accepted either (unless seen whole and sharp: a back)."""
+    most = 0
     for o in (0, 1):
         ink = group.inked[v.valid[o]][:, cand]
         inked = _print_explained(ink, dists[o][:, cand], plains[o])
         share = inked / np.maximum(ink.sum(0), 1)
-        if ((inked >= min_explained) & (share >= MIN_INKED_SHARE)).any():
-            return True
-    return False
+        most = max(most, int(inked[share >= MIN_INKED_SHARE].max(initial=0)))
+    return most
 
 
 def _print_explained(ink: Array, d: Array, plain: Array) -> Array:
