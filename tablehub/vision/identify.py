@@ -372,15 +372,19 @@ def _read(
             continue
         unsure.pop(i, None)
         unknown.pop(i, None)
-        above = [r.quad_mm for r in done] + list(unsure.values())
-        if any(_same_card(quad, q) for q in above + [r.quad_mm for r in unknown.values()]):
+        read = [r.quad_mm for r in done] + [r.quad_mm for r in unknown.values()]
+        if any(_same_card(quad, q) for q in read):
             _trace(quad, "same as a card read")
             echoes.append(quad)
             continue
-        if any(_shares_corner(quad, q) for q in above + [r.quad_mm for r in unknown.values()]):
+        if any(_shares_corner(quad, q) for q in read):
             _trace(quad, "a corner of a card read")
             echoes.append(quad)
             continue
+        # A card not identified still hides what lies under it, but another pose of that
+        # card is examined all the same: it may read where the first pose did not.
+        others = [q for q in unsure.values() if not _is_pose_of(quad, q)]
+        above = [r.quad_mm for r in done] + others
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         if (
             covers
@@ -602,6 +606,12 @@ def _layered(order0: list[int], below: list[set[int]]) -> list[int]:
         pending.remove(pick)
         order.append(pick)
     return order
+
+
+def _is_pose_of(a: Array, b: Array) -> bool:
+    """Whether rectangle ``a`` is another pose of card ``b``: the same card, or one
+    proposed by one of its corners."""
+    return _same_card(a, b) or _shares_corner(a, b)
 
 
 def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0) -> bool:
