@@ -627,7 +627,8 @@ def identify(
         and (explained >= PART_EXPLAINED * seen or back_index)
         and (inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)
         and (abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
-        and (index_lead >= 0 or shown_gap >= INDEX_DOUBT_SHOWN)
+        # (an index corner another card's fits better by under BLIND_INDEX tells nothing)
+        and (index_lead >= -BLIND_INDEX or shown_gap >= INDEX_DOUBT_SHOWN)
         and (explained >= HALF_EXPLAINED * seen or index_lead >= BLIND_INDEX)
     )
     # From a little print only where the card's index is printed there (a joker's may be

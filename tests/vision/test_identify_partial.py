@@ -351,3 +351,17 @@ def test_another_pose_of_a_card_not_identified_is_examined() -> None:
     assert queen.visible < 0.4 and queen.index_visible
     assert [r.complete for r in readings if r.card_id == "oc-simple:c-q"] == [False]
     _assert_none_wrong(rendered, readings)
+
+
+def test_an_index_corner_that_tells_nothing_casts_no_doubt() -> None:
+    """A benchmark scene (Get Adler!, 1280x720): the 6+ arrest card under cards, a third
+    of it showing with its index corner, which the action cards share: another card's
+    index fitted it better by a hair (0.00 capped cells).  That was taken as the index
+    doubting the card, and a gap of 5 capped cells was asked of its print, which showed
+    4.2.  An index corner that fits another card better by under ``match.BLIND_INDEX``
+    tells nothing, and casts no doubt either."""
+    rendered, readings = _bench_readings("adler", "1280x720", 202, 0)
+    (arrest,) = [c for c in rendered.cards if c.card_id == "adler:arrest-6p"]
+    assert arrest.visible < 0.4 and arrest.index_visible
+    assert [r.complete for r in readings if r.card_id == "adler:arrest-6p"] == [False]
+    _assert_none_wrong(rendered, readings)
