@@ -346,7 +346,9 @@ def _read(
     once more right away with that card cut out (the order of a pile is a guess)."""
     done: list[_Read] = []
     unknown: dict[int, _Read] = {}
-    unsure: dict[int, Array] = {}  # cards not identified, known to lie on top of later ones
+    # Cards not identified, known to lie on top of later ones: pose, and the card it fitted
+    # best.
+    unsure: dict[int, tuple[Array, str]] = {}
     # Well-supported outlines next to a card read (a copy just under it on a pile, its own
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
@@ -382,8 +384,10 @@ def _read(
             echoes.append(quad)
             continue
         # A card not identified still hides what lies under it, but another pose of that
-        # card is examined all the same: it may read where the first pose did not.
-        others = [q for q in unsure.values() if not _is_pose_of(quad, q)]
+        # card is examined all the same: it may read where the first pose did not (as
+        # another card than that pose fitted best only from more than a little print).
+        others = [q for q, _ in unsure.values() if not _is_pose_of(quad, q)]
+        fitted = {best for q, best in unsure.values() if _is_pose_of(quad, q)}
         above = [r.quad_mm for r in done] + others
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         if (
@@ -415,13 +419,17 @@ def _read(
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
             _trace(quad, "rough pose, not pinned by its index corner")
             dec = replace(dec, label=None)
+        other = dec.label is not None and bool(fitted) and dec.label not in fitted
+        if other and dec.inked < match.LITTLE_PRINT:
+            _trace(quad, "another pose of a card not identified, read from a little print")
+            dec = replace(dec, label=None)
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
                 unknown[i] = _Read(CardReading(None, 0.0, px, True, True), quad, 1.0)
             elif dec.card_like:
                 # A card, not sure which: it still hides what lies under it.
-                unsure[i] = _shifted(quad, dec.shift_mm)
+                unsure[i] = (_shifted(quad, dec.shift_mm), dec.best)
             failed.append(i)
             continue
         shifted = _shifted(quad, dec.shift_mm)

@@ -365,3 +365,13 @@ def test_an_index_corner_that_tells_nothing_casts_no_doubt() -> None:
     assert arrest.visible < 0.4 and arrest.index_visible
     assert [r.complete for r in readings if r.card_id == "adler:arrest-6p"] == [False]
     _assert_none_wrong(rendered, readings)
+
+
+def test_another_pose_of_a_card_not_identified_reads_no_other_card() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720): the riddles 8 under cards, two
+    fifths of it showing.  Its best pose fitted the 8 best, not surely; another pose of
+    it, proposed by one of its corners, read the riddles 7 from eight printed cells and
+    its index corner.  Another pose of a card not identified reads another card than the
+    one that pose fitted best only from more than a little print (``match.LITTLE_PRINT``
+    printed cells)."""
+    _assert_none_wrong(*_bench_readings("agi", "1280x720", 2028, 177))
