@@ -263,6 +263,16 @@ class _Read:
     covers: list[Array] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Unsure:
+    """A card not identified: its pose, the card it fitted best, and whether its index
+    corner named another card clearly (``match.MAX_INDEX_DISAGREE``)."""
+
+    quad_mm: Array
+    best: str
+    index_denied: bool
+
+
 def _identify(
     image: Array,
     h: Array,
@@ -346,9 +356,7 @@ def _read(
     once more right away with that card cut out (the order of a pile is a guess)."""
     done: list[_Read] = []
     unknown: dict[int, _Read] = {}
-    # Cards not identified, known to lie on top of later ones: pose, and the card it fitted
-    # best.
-    unsure: dict[int, tuple[Array, str]] = {}
+    unsure: dict[int, _Unsure] = {}  # cards not identified, known to lie on top of later ones
     # Well-supported outlines next to a card read (a copy just under it on a pile, its own
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
@@ -385,9 +393,12 @@ def _read(
             continue
         # A card not identified still hides what lies under it, but another pose of that
         # card is examined all the same: it may read where the first pose did not (as
-        # another card than that pose fitted best only from more than a little print).
-        others = [q for q, _ in unsure.values() if not _is_pose_of(quad, q)]
-        fitted = {best for q, best in unsure.values() if _is_pose_of(quad, q)}
+        # another card than that pose fitted best only from more than a little print, and
+        # not at all without an index corner where that pose's index named another card).
+        poses = [u for u in unsure.values() if _is_pose_of(quad, u.quad_mm)]
+        fitted = {u.best for u in poses}
+        denied = any(u.index_denied for u in poses)
+        others = [u.quad_mm for u in unsure.values() if not _is_pose_of(quad, u.quad_mm)]
         above = [r.quad_mm for r in done] + others
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         if (
@@ -423,13 +434,17 @@ def _read(
         if other and dec.inked < match.LITTLE_PRINT:
             _trace(quad, "another pose of a card not identified, read from a little print")
             dec = replace(dec, label=None)
+        if dec.label is not None and denied and not any(dec.index_seen):
+            _trace(quad, "another pose of a card its index denied, read without an index")
+            dec = replace(dec, label=None)
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
                 unknown[i] = _Read(CardReading(None, 0.0, px, True, True), quad, 1.0)
             elif dec.card_like:
                 # A card, not sure which: it still hides what lies under it.
-                unsure[i] = (_shifted(quad, dec.shift_mm), dec.best)
+                denial = dec.index_lead < -match.MAX_INDEX_DISAGREE
+                unsure[i] = _Unsure(_shifted(quad, dec.shift_mm), dec.best, denial)
             failed.append(i)
             continue
         shifted = _shifted(quad, dec.shift_mm)

@@ -375,3 +375,12 @@ def test_another_pose_of_a_card_not_identified_reads_no_other_card() -> None:
     one that pose fitted best only from more than a little print (``match.LITTLE_PRINT``
     printed cells)."""
     _assert_none_wrong(*_bench_readings("agi", "1280x720", 2028, 177))
+
+
+def test_another_pose_without_the_index_corner_that_denied_a_card_reads_nothing() -> None:
+    """A benchmark scene (heruka's deck, 1280x720): the jack of spades under cards. Its
+    best pose fitted the clubs 3 best, but another card's index fitted its index corner
+    far better than the 3's (by 12.8 capped cells), so it was not read.  Another pose of
+    it showed no index corner and read the clubs 3.  Where a card's index corner named
+    another card clearly, another pose of it that shows no index corner is not read."""
+    _assert_none_wrong(*_bench_readings("heruka", "1280x720", 2028, 123))
