@@ -395,11 +395,13 @@ def _read(
         # card is examined all the same: it may read where the first pose did not (as
         # another card than that pose fitted best only from more than a little print, and
         # not at all without an index corner where that pose's index named another card).
-        poses = [u for u in unsure.values() if _is_pose_of(quad, u.quad_mm)]
-        fitted = {u.best for u in poses}
-        denied = any(u.index_denied for u in poses)
-        others = [u.quad_mm for u in unsure.values() if not _is_pose_of(quad, u.quad_mm)]
-        above = [r.quad_mm for r in done] + others
+        poses: list[_Unsure] = []
+        above = [r.quad_mm for r in done]
+        for u in unsure.values():
+            if _is_pose_of(quad, u.quad_mm):
+                poses.append(u)
+            else:
+                above.append(u.quad_mm)
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         if (
             covers
@@ -430,12 +432,9 @@ def _read(
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
             _trace(quad, "rough pose, not pinned by its index corner")
             dec = replace(dec, label=None)
-        other = dec.label is not None and bool(fitted) and dec.label not in fitted
-        if other and dec.inked < match.LITTLE_PRINT:
-            _trace(quad, "another pose of a card not identified, read from a little print")
-            dec = replace(dec, label=None)
-        if dec.label is not None and denied and not any(dec.index_seen):
-            _trace(quad, "another pose of a card its index denied, read without an index")
+        doubt = _doubted_by_poses(dec, poses)
+        if doubt:
+            _trace(quad, doubt)
             dec = replace(dec, label=None)
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
@@ -629,6 +628,19 @@ def _layered(order0: list[int], below: list[set[int]]) -> list[int]:
         pending.remove(pick)
         order.append(pick)
     return order
+
+
+def _doubted_by_poses(dec: match.Decision, poses: list[_Unsure]) -> str:
+    """Why a card read from another pose of cards not identified (``poses``) is not taken
+    ("" if it is): it names another card than they fitted best from a little print, or it
+    shows no index corner where theirs named another card clearly."""
+    if dec.label is None or not poses:
+        return ""
+    if dec.label not in {u.best for u in poses} and dec.inked < match.LITTLE_PRINT:
+        return "another pose of a card not identified, read from a little print"
+    if any(u.index_denied for u in poses) and not any(dec.index_seen):
+        return "another pose of a card its index denied, read without an index"
+    return ""
 
 
 def _is_pose_of(a: Array, b: Array) -> bool:
