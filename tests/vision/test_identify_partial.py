@@ -201,6 +201,18 @@ def _assert_none_wrong(rendered: RenderedScene, readings: list[CardReading]) -> 
     assert tally.wrong == 0, tally.errors
 
 
+def _assert_read_in_part(
+    deck_name: str, size: str, seed: int, index: int, card_id: str, shown_under: float
+) -> None:
+    """In a benchmark scene, ``card_id`` shows in part (under ``shown_under`` of it, its
+    index corner in view): it is read once, as a part, and nothing is read wrong."""
+    rendered, readings = _bench_readings(deck_name, size, seed, index)
+    (card,) = [c for c in rendered.cards if c.card_id == card_id]
+    assert card.visible < shown_under and card.index_visible
+    assert [r.complete for r in readings if r.card_id == card_id] == [False]
+    _assert_none_wrong(rendered, readings)
+
+
 @pytest.mark.parametrize(
     ("deck_name", "size", "seed", "index"),
     [("oc-white", "1280x720", 101, 2), ("rg", "1280x720", 202, 16)],
@@ -310,12 +322,7 @@ def test_a_strip_whose_index_names_it_by_half_the_expected_lead_is_read() -> Non
     by 58% or more of how unlike the two indices are, and the strip explains every cell
     seen; 60% was asked of a reading from the index alone.  Half is asked now
     (``match.INDEX_FIT``)."""
-    rendered, readings = _bench_readings("chaos", "2304x1296", 101, 4)
-    (one,) = [c for c in rendered.cards if c.card_id == "chaos:yellow-1"]
-    assert one.visible < 0.3 and one.index_visible
-    (read,) = [r for r in readings if r.card_id == "chaos:yellow-1"]
-    assert not read.complete
-    _assert_none_wrong(rendered, readings)
+    _assert_read_in_part("chaos", "2304x1296", 101, 4, "chaos:yellow-1", 0.3)
 
 
 def test_a_little_print_is_not_read_from_a_bare_index_corner() -> None:
@@ -333,11 +340,7 @@ def test_a_strip_under_an_unread_card_is_read_with_that_card_cut_out() -> None:
     every card the 9 could be.  Outlines not read are read again with the unread outlines
     on them cut out; the 9's outline shows too little of itself for the 0.65 that was
     asked, and 0.5 is asked now (``Thresholds.retry_support``)."""
-    rendered, readings = _bench_readings("agi", "2304x1296", 303, 13)
-    (nine,) = [c for c in rendered.cards if c.card_id == "agi:diamonds-9"]
-    assert nine.visible < 0.3 and nine.index_visible
-    assert [r.complete for r in readings if r.card_id == "agi:diamonds-9"] == [False]
-    _assert_none_wrong(rendered, readings)
+    _assert_read_in_part("agi", "2304x1296", 303, 13, "agi:diamonds-9", 0.3)
 
 
 def test_another_pose_of_a_card_not_identified_is_examined() -> None:
@@ -346,11 +349,7 @@ def test_another_pose_of_a_card_not_identified_is_examined() -> None:
     but not surely; the card was noted as one not identified, and its other poses (5 mm
     and 1 mm off) were passed over as that same card.  They are examined now, and the one
     5 mm off reads the queen."""
-    rendered, readings = _bench_readings("oc-simple", "1280x720", 202, 14)
-    (queen,) = [c for c in rendered.cards if c.card_id == "oc-simple:c-q"]
-    assert queen.visible < 0.4 and queen.index_visible
-    assert [r.complete for r in readings if r.card_id == "oc-simple:c-q"] == [False]
-    _assert_none_wrong(rendered, readings)
+    _assert_read_in_part("oc-simple", "1280x720", 202, 14, "oc-simple:c-q", 0.4)
 
 
 def test_an_index_corner_that_tells_nothing_casts_no_doubt() -> None:
@@ -360,11 +359,7 @@ def test_an_index_corner_that_tells_nothing_casts_no_doubt() -> None:
     doubting the card, and a gap of 5 capped cells was asked of its print, which showed
     4.2.  An index corner that fits another card better by under ``match.BLIND_INDEX``
     tells nothing, and casts no doubt either."""
-    rendered, readings = _bench_readings("adler", "1280x720", 202, 0)
-    (arrest,) = [c for c in rendered.cards if c.card_id == "adler:arrest-6p"]
-    assert arrest.visible < 0.4 and arrest.index_visible
-    assert [r.complete for r in readings if r.card_id == "adler:arrest-6p"] == [False]
-    _assert_none_wrong(rendered, readings)
+    _assert_read_in_part("adler", "1280x720", 202, 0, "adler:arrest-6p", 0.4)
 
 
 def test_another_pose_of_a_card_not_identified_reads_no_other_card() -> None:
