@@ -83,9 +83,22 @@ def _order_clockwise(quad: Array) -> Array:
     return quad
 
 
+def _dense(contour: Array) -> Array:
+    """The contour's points with its straight runs filled in at 1 px steps: a chain
+    approximation keeps only the ends of a perfectly straight side (a scan, a flat photo),
+    which leaves nothing to fit a line to between the corners."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    step = np.roll(pts, -1, axis=0) - pts
+    counts = np.maximum(1, np.ceil(np.abs(step).max(axis=1))).astype(int)
+    start = np.repeat(np.arange(len(pts)), counts)
+    frac = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    filled: Array = pts[start] + step[start] * (frac / counts[start])[:, None]
+    return filled.astype(np.float32)
+
+
 def _refine(contour: Array, quad: Array) -> Array:
     """Intersect straight lines fitted to the contour near each side of ``quad``."""
-    pts = contour.reshape(-1, 2).astype(np.float32)
+    pts = _dense(contour)
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]

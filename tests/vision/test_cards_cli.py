@@ -13,6 +13,7 @@ from tablehub.cli import main
 from tablehub.vision.cardart import render_back, render_face
 from tablehub.vision.decks import DECKS
 from tablehub.vision.enroll import EnrollError, enroll_with_camera
+from tablehub.vision.finder import find_cards
 from tablehub.vision.identify import enroll_images, read_cards
 from tablehub.vision.scene import Camera, CardPlacement, Scene, render_scene
 
@@ -81,6 +82,21 @@ def test_enroll_from_dir_then_identify_json(
     assert down[0]["face_up"] is False
     for card in out["cards"]:
         assert len(card["corners"]) == 4 and 0 <= card["confidence"] <= 1
+
+
+def test_a_flat_photo_is_outlined_at_the_card_edge(tmp_path: Path) -> None:
+    """A card photographed flat and square has perfectly straight sides, which the contour
+    keeps only as their two ends: the sides are still fitted, not the rounded corners'
+    chords (they were 4-7 px inside and half a degree askew, enough to enrol a red 6 that
+    did not read again)."""
+    _write_deck(tmp_path / "scans", photo=True)
+    photo = cv2.imread(str(tmp_path / "scans" / "chaos:red-6.png"))
+    found = find_cards(photo, min_card_px=0.3 * min(photo.shape[:2]))
+    outline = max(found.outlines, key=lambda o: cv2.contourArea(o.corners.astype(np.float32)))
+    h, w = _faces()["chaos:red-6"].shape[:2]
+    edge = np.array([[60, 60], [60 + w, 60], [60 + w, 60 + h], [60, 60 + h]]) - 0.5
+    nearest = [float(np.linalg.norm(outline.corners - c, axis=1).min()) for c in edge]
+    assert max(nearest) < 1.5, outline.corners
 
 
 def test_unknown_card_is_not_guessed() -> None:
