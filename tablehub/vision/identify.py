@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
@@ -99,7 +99,9 @@ class Thresholds:
     # with the outlines lying on it cut out (cards not read, whose print spoils its view;
     # dev seeds 202/101/303 with 0.5 instead of 0.65: +4/+3/+4 cards, none wrong -- a strip
     # of a fan shows little of its outline)
-    retry_cover_support: float = 0.6  # ... those of them this well supported
+    retry_cover_support: float = 0.5  # ... those of them this well supported (dev seeds
+    # 202/101/303, with ``match``'s size lead, 0.5 instead of 0.6: +9/-1/+7 cards, wrong
+    # readings 3 -> 1)
     copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
     # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
 
@@ -281,7 +283,10 @@ def _identify(
     group: Any,
     covers: list[Array],
     t: Thresholds,
+    sizes: Sequence[SizeGroup],
 ) -> match.Decision:
+    """Identify hypothesis ``i`` as a card of ``group`` (``sizes``: every size group of
+    the deck, whose other index corners it must not look more like)."""
     quad = sharp.quad(i)
     size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
     lk = match.look(image, h, quad, size, covers)
@@ -289,11 +294,12 @@ def _identify(
     sure_pose = float(sharp.support[i]) >= 0.85
     doubtful = bool(covers) and float(sharp.support[i]) < t.doubtful_support
     shown = corners.corner_shown(sharp, i)
+    other_sizes = [g for g in sizes if g is not group]
 
     def decide(lk: match.Look, sure_pose: bool) -> match.Decision:
         return match.identify(
             group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-            shown, t.min_shown_gap, doubtful, t.min_whole_margin,
+            shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes,
         )  # fmt: skip
 
     dec = decide(lk, sure_pose)
@@ -340,7 +346,8 @@ def _recheck_piles(
             continue
         size = (float(sharp.size[a.hypothesis][0]), float(sharp.size[a.hypothesis][1]))
         group = deck.templates.group_for(size)
-        again = _identify(image, h, sharp, a.hypothesis, group, a.covers + later, t)
+        sizes = deck.templates.groups
+        again = _identify(image, h, sharp, a.hypothesis, group, a.covers + later, t, sizes)
         _trace(a.quad_mm, "read again under", again)
         if again.label == dec.label:
             keep.append(a)
@@ -421,11 +428,12 @@ def _read(
         if i >= n and not any(corners.corner_shown(sharp, i)):
             _trace(quad, "rough pose, no index corner shows")
             continue
-        dec = _identify(image, h, sharp, i, group, covers, t)
+        sizes = deck.templates.groups
+        dec = _identify(image, h, sharp, i, group, covers, t, sizes)
         _trace(quad, "identified", dec, float(sharp.support[i]))
         unread = _unread_on_top(sharp, i, on_top[i], covers, t) if dec.label is None else []
         if unread:
-            retry = _identify(image, h, sharp, i, group, covers + unread, t)
+            retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
             _trace(quad, "read again under outlines on it", retry)
             if retry.label is not None:
                 dec, covers = retry, covers + unread

@@ -24,6 +24,7 @@ and ``identify`` then
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -262,6 +263,9 @@ class Decision:
     # (``_index_fit``; 0: none seen, or another card's index is too alike)
     whole_view: bool = False  # seen whole, and its outline sharp or every cell explained
     # (nothing lies on it)
+    size_lead: float = float("inf")  # how much better its index corners fit than any card
+    # of another size's (capped cells; inf: seen whole, no index corner seen, or the deck
+    # has one size); a card seen in part is not read below -MAX_INDEX_DISAGREE
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -491,6 +495,7 @@ def identify(
     min_shown_gap: float = 0.8,
     doubtful: bool = False,
     min_whole_margin: float = 0.1,
+    other_sizes: Sequence[SizeGroup] = (),
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
     sharply all round (nothing hides its edges).  ``min_shown_gap``: the gap over
@@ -498,7 +503,9 @@ def identify(
     rival has print may be the paper of a card lying on it, unseen).  ``doubtful``: the
     outline is barely supported and lies partly under cards read (it may be their print's
     edges), so a flat coarse ranking is enough to give it up.  ``min_whole_margin``: the
-    margin enough for a card seen whole, with a sharp outline or nothing on it."""
+    margin enough for a card seen whole, with a sharp outline or nothing on it.
+    ``other_sizes``: the deck's cards of other sizes, whose index corners a card seen in
+    part must not fit clearly better (the outline may be a corner of a bigger card)."""
     coarse = _coarse_scores(group, lk)
     if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
@@ -607,6 +614,9 @@ def identify(
             )
     # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
     whole = seen >= 0.9 * len(valid)
+    size_lead = float("inf")
+    if seen_corners.any() and not whole:
+        size_lead = _size_lead(other_sizes, view, index_all, o_best, n_best, label, index_level)
     # Fine print (a back's pattern, a court card's art) may alias at the camera's
     # resolution so that few of its cells fit; a card seen whole with a sharp outline and
     # far closer to one card than to any other is that card all the same.
@@ -643,6 +653,7 @@ def identify(
     # even where the rest of what shows is too little to decide (a strip of a fan).
     index_read = (
         index_seen
+        and size_lead >= -MAX_INDEX_DISAGREE
         and not whole
         and (card_like or little_print)
         and index_fit >= INDEX_FIT
@@ -657,6 +668,7 @@ def identify(
         and (index_seen or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or whole_view)
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
+        and size_lead >= -MAX_INDEX_DISAGREE
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)
     )
@@ -683,7 +695,42 @@ def identify(
         index_lead,
         index_fit,
         whole_view,
+        size_lead,
     )
+
+
+def _size_lead(
+    others: Sequence[SizeGroup],
+    view: _View,
+    index_all: Array,
+    o_best: int,
+    n_best: int,
+    label: str,
+    level: int,
+) -> float:
+    """How much better the index corners in view fit card ``n_best`` than any card of
+    another size (capped cells): every card's index corner is the same few millimetres
+    at a corner, so the corners seen compare with theirs as they are.  A back is not
+    compared with the backs of other sizes."""
+    lead = float("inf")
+    own = _by_view_corner(index_all)[o_best, n_best]  # (2,) per view corner
+    seen = ~np.isnan(own)
+    for g in others:
+        theirs = _by_view_corner(_index_mismatch(g, view, list(range(len(g.labels))), level))
+        sums = theirs[:, :, seen].sum(-1)  # (2, N'): NaN where a corner seen was not fitted
+        if label == BACK:
+            sums[:, np.array(g.labels) == BACK] = np.nan
+        if np.isnan(sums).all():
+            continue
+        lead = min(lead, float(np.nanmin(sums) - own[seen].sum()) / CAP)
+    return lead
+
+
+def _by_view_corner(index: Array) -> Array:
+    """``_index_mismatch``'s (2, N, 2) by corner of the unturned view rather than of the
+    template (turned, a view corner meets the template's other corner)."""
+    out: Array = np.stack([index[0], index[1][:, ::-1]])
+    return out
 
 
 def _index_fit(

@@ -379,3 +379,23 @@ def test_another_pose_without_the_index_corner_that_denied_a_card_reads_nothing(
     it showed no index corner and read the clubs 3.  Where a card's index corner named
     another card clearly, another pose of it that shows no index corner is not read."""
     _assert_none_wrong(*_bench_readings("heruka", "1280x720", 2028, 123))
+
+
+def test_a_corner_whose_index_is_a_smaller_card_s_is_not_read() -> None:
+    """A benchmark scene (Almost Got 'Im, 2304x1296): the Scarecrow character card (88 x
+    126 mm) half hidden.  An outline of its size 4-6 mm off it fitted the Bane card best;
+    the Bane's index fitted the corner in view no better than any character's (theirs look
+    alike), while a poker-size card's index fitted it clearly better, and it was read as
+    the Bane.  A card seen in part is not read where a card of another size's index
+    corner fits clearly better (``match.MAX_INDEX_DISAGREE``); the Scarecrow's own
+    outline then reads it."""
+    _assert_read_in_part("agi", "2304x1296", 101, 3, "agi:char-scarecrow", 0.5)
+
+
+def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
+    """A benchmark scene (the white third-party deck, 1280x720): the clubs 5 and the
+    diamonds 7 under cards, a third of each showing.  The unread outlines lying on each
+    (``Thresholds.retry_cover_support``) were cut out only from a support of 0.6; from 0.5
+    both are read."""
+    _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:c-5", 0.4)
+    _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:d-7", 0.45)
