@@ -99,9 +99,10 @@ class Thresholds:
     # with the outlines lying on it cut out (cards not read, whose print spoils its view;
     # dev seeds 202/101/303 with 0.5 instead of 0.65: +4/+3/+4 cards, none wrong -- a strip
     # of a fan shows little of its outline)
-    retry_cover_support: float = 0.5  # ... those of them this well supported (dev seeds
-    # 202/101/303, with ``match``'s size lead, 0.5 instead of 0.6: +9/-1/+7 cards, wrong
-    # readings 3 -> 1)
+    retry_cover_support: tuple[float, ...] = (0.6, 0.5)  # ... those of them this well
+    # supported, and if still not read, those less well supported too (an outline may be a
+    # card's or the print's; dev seeds 202/101/303, with ``match``'s size lead, 0.5 after
+    # 0.6 rather than 0.6 alone: +13/+6/+8 cards, wrong readings 3 -> 2)
     copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
     # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
 
@@ -431,12 +432,17 @@ def _read(
         sizes = deck.templates.groups
         dec = _identify(image, h, sharp, i, group, covers, t, sizes)
         _trace(quad, "identified", dec, float(sharp.support[i]))
-        unread = _unread_on_top(sharp, i, on_top[i], covers, t) if dec.label is None else []
-        if unread:
+        tried = 0
+        for least in t.retry_cover_support if dec.label is None else ():
+            unread = _unread_on_top(sharp, i, on_top[i], covers, t, least)
+            if len(unread) <= tried:  # (none, or the same as before)
+                continue
+            tried = len(unread)
             retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
-            _trace(quad, "read again under outlines on it", retry)
+            _trace(quad, "read again under outlines on it", least, retry)
             if retry.label is not None:
                 dec, covers = retry, covers + unread
+                break
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
             _trace(quad, "rough pose, not pinned by its index corner")
             dec = replace(dec, label=None)
@@ -558,17 +564,23 @@ def _same_card(a: Array, b: Array, tol_mm: float = 6.0) -> bool:
 
 
 def _unread_on_top(
-    sharp: corners.Hypotheses, i: int, on_top: set[int], covers: list[Array], t: Thresholds
+    sharp: corners.Hypotheses,
+    i: int,
+    on_top: set[int],
+    covers: list[Array],
+    t: Thresholds,
+    least: float,
 ) -> list[Array]:
-    """The well-supported outlines lying on hypothesis ``i`` (``on_top``) that no card read
-    on it explains: cards not read (too little of them shows), whose print would count
-    against every card ``i`` could be.  Only for an outline that shows well itself."""
+    """The outlines lying on hypothesis ``i`` (``on_top``), supported ``least`` or better,
+    that no card read on it explains: cards not read (too little of them shows), whose
+    print would count against every card ``i`` could be.  Only for an outline that shows
+    well itself."""
     if float(sharp.support[i]) < t.retry_support:
         return []
     return [
         sharp.quad(j)
         for j in sorted(on_top)
-        if float(sharp.support[j]) >= t.retry_cover_support
+        if float(sharp.support[j]) >= least
         and not any(_same_card(sharp.quad(j), q, 4.0) for q in covers)
     ]
 
