@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint check bench clean setup
 
-$(STAMP): pyproject.toml scripts/bootstrap.sh scripts/debian-packages.txt
+$(STAMP): pyproject.toml constraints.txt scripts/bootstrap.sh scripts/debian-packages.txt
 	VENV=$(VENV) scripts/bootstrap.sh
 
 setup: $(STAMP)

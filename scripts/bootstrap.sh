@@ -36,5 +36,5 @@ if [[ ! -x "$VENV/bin/python" ]]; then
 fi
 echo "bootstrap: installing tablehub and its Python dependencies into $VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-"$VENV/bin/python" -m pip install -q -e ".[dev]"
+"$VENV/bin/python" -m pip install -q -c constraints.txt -e ".[dev]"
 touch "$VENV/.installed"
