@@ -347,8 +347,9 @@ def _recheck_piles(
             continue
         size = (float(sharp.size[a.hypothesis][0]), float(sharp.size[a.hypothesis][1]))
         group = deck.templates.group_for(size)
-        sizes = deck.templates.groups
-        again = _identify(image, h, sharp, a.hypothesis, group, a.covers + later, t, sizes)
+        again = _identify(
+            image, h, sharp, a.hypothesis, group, a.covers + later, t, deck.templates.groups
+        )
         _trace(a.quad_mm, "read again under", again)
         if again.label == dec.label:
             keep.append(a)
@@ -379,6 +380,7 @@ def _read(
     queue += list(range(n, len(sharp)))
     on_top += [set() for _ in last]
     outline = corners.outline_points(sharp)  # (n, S, 2)
+    sizes = deck.templates.groups
     failed: list[int] = []  # examined and not read, in order
     again: set[int] = set()  # examined a second time
     while queue:
@@ -429,7 +431,6 @@ def _read(
         if i >= n and not any(corners.corner_shown(sharp, i)):
             _trace(quad, "rough pose, no index corner shows")
             continue
-        sizes = deck.templates.groups
         dec = _identify(image, h, sharp, i, group, covers, t, sizes)
         _trace(quad, "identified", dec, float(sharp.support[i]))
         tried = 0

@@ -4,6 +4,8 @@ A scene the benchmark found (agi, 2.95 px/mm, cloth), rebuilt card by card."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
@@ -186,10 +188,12 @@ def test_strips_of_a_fan_are_read_from_their_index_corners(seed: int) -> None:
     assert min(r.confidence for r in readings) > 0.5
 
 
+@cache
 def _bench_readings(
     deck_name: str, size: str, seed: int, index: int
 ) -> tuple[RenderedScene, list[CardReading]]:
-    """A benchmark scene rebuilt (``bench_scene``) and what the reader makes of it."""
+    """A benchmark scene rebuilt (``bench_scene``) and what the reader makes of it (kept:
+    a test may check several cards of one scene)."""
     deck, faces, ids = standin_deck(deck_name)
     rendered = bench_scene(faces, ids, size, seed, index)
     return rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
