@@ -431,17 +431,36 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     return int(np.argmin(fits))
 
 
-def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> list[Array]:
-    """Per orientation, (seen cells, N) mean squared mismatch of every template: each cell
-    of both orientations against every card at once (one batched product)."""
+def _cell_mismatch(
+    group: SizeGroup, v: _View, level: int, cards: Array, into: Array | None = None
+) -> Array:
+    """(cells, 2 orientations, N) mean squared mismatch of every cell against templates
+    ``cards`` (sorted positions), written into ``into`` (else a new array whose other
+    columns are inf): both orientations in one batched product over those cards only (a
+    shortlist costs a fraction of every card; the rest may be filled in later)."""
     cells = np.stack(v.cells, 1)  # (C, 2, P)
-    cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
+    n = len(group.labels)
+    if len(cards) == n:
+        cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
+        energy = group.energy[level]
+    else:
+        cross = np.matmul(cells, group.cells[level][cards].transpose(1, 2, 0))
+        energy = group.energy[level][cards]
     e_obs = (cells * cells).sum(-1)  # (C, 2)
     # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, both orientations at once and in place (a few
     # passes over (C, 2, N) rather than a dozen over its halves)
-    d = e_obs[:, :, None] + group.energy[level].T[:, None, :]
+    d: Array = e_obs[:, :, None] + energy.T[:, None, :]
     d -= np.multiply(cross, 2, out=cross)
     np.maximum(np.divide(d, cells.shape[-1], out=d), 0.0, out=d)
+    if len(cards) == n and into is None:
+        return d
+    out = into if into is not None else np.full((*d.shape[:2], n), np.inf, np.float32)
+    out[:, :, cards] = d
+    return out
+
+
+def _seen_mismatch(d: Array, v: _View) -> list[Array]:
+    """``_cell_mismatch``'s (C, 2, N) per orientation, the cells seen only."""
     return [_seen(d[:, o], v.valid[o]) for o in (0, 1)]
 
 
@@ -523,9 +542,11 @@ def identify(
     labels = np.array(group.labels)
     # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
     cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
-    dists = _cell_mismatch(group, view, level)  # every card; those not in ``cand`` are
-    # left out below (``totals``)
+    mismatch = _cell_mismatch(group, view, level, cand)
+    dists = _seen_mismatch(mismatch, view)
     if len(cand) < len(labels) and _worth_all([d[:, cand] for d in dists], view):
+        rest = np.setdiff1d(np.arange(len(labels)), cand)
+        dists = _seen_mismatch(_cell_mismatch(group, view, level, rest, mismatch), view)
         cand = np.arange(len(labels))
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
