@@ -53,6 +53,7 @@ CAP = 0.03  # a cell's mismatch counts up to this much (mean squared reflectance
 GOOD = 0.012  # a cell this close is explained by the template
 MARGIN_MM = 3.0  # the observation reaches this far beyond the hypothesised card
 INDEX_SHORTLIST = 8  # cards whose index corners are compared
+TWINS_OF = 4  # the coarse favourites whose twins (``SizeGroup.twins``) are compared too
 COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cell; every
 # card is, unless the best of them explains a card seen whole (the coarse thumbnails of a
 # card partly hidden by something unread can rank the right card out: rg upgrade-19 was
@@ -540,8 +541,11 @@ def identify(
     index_level = min(level, fitted)
     level = fitted
     labels = np.array(group.labels)
-    # Only the cards the coarse thumbnails rank likeliest are compared cell by cell.
-    cand = np.sort(np.argsort(coarse.min(0), kind="stable")[:COARSE_SHORTLIST])
+    # Only the cards the coarse thumbnails rank likeliest are compared cell by cell, and
+    # the twins of the likeliest few: a hand over a spades queen may make the clubs one's
+    # thumbnail fit far better, and then the spades one must still be compared with it.
+    order = np.argsort(coarse.min(0), kind="stable")
+    cand = np.union1d(order[:COARSE_SHORTLIST], group.twins[order[:TWINS_OF]].ravel())
     mismatch = _cell_mismatch(group, view, level, cand)
     dists = _seen_mismatch(mismatch, view)
     if len(cand) < len(labels) and _worth_all([d[:, cand] for d in dists], view):

@@ -155,6 +155,8 @@ class SizeGroup:
     # for the product with every shift of a seen corner: a third faster than ``index``'s
     # transpose)
     index_inked: Array  # (N, 2) bool: the index corner shows print (a joker's may be bare)
+    twins: Array  # (N, TWINS) the templates likeliest to pass for each one (nearest
+    # coarse thumbnails, either way round): compared whenever it is
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
     _index_squares: dict[int, Array] = field(default_factory=dict, repr=False)
@@ -223,6 +225,23 @@ def grid_image(card: Array, size_mm: tuple[float, float]) -> Array:
     return out
 
 
+TWINS = 2  # twins kept per template (see ``_twins``)
+
+
+def _twins(coarse: Array) -> Array:
+    """(N, TWINS) for each template the others nearest it, as coarse thumbnails either
+    way round (a spades queen's twin is the clubs queen: a suit sign apart)."""
+    n = len(coarse)
+    flat = coarse.reshape(n, -1).astype(np.float64)
+    turned = coarse[:, ::-1, ::-1].reshape(n, -1).astype(np.float64)
+    sq = (flat * flat).sum(1)
+    both = sq[:, None] + sq[None]
+    d = np.minimum(both - 2 * flat @ flat.T, both - 2 * flat @ turned.T)
+    np.fill_diagonal(d, np.inf)
+    out: Array = np.argsort(d, axis=1, kind="stable")[:, : min(TWINS, n - 1)]
+    return out
+
+
 def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float]]) -> Enrolled:
     """Templates for every card (``"back"`` in every size the deck has)."""
     by_size: dict[tuple[float, float], list[str]] = {}
@@ -252,6 +271,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
         inked = np.ascontiguousarray((((sharp - 1.0) ** 2).mean(-1) > INKED).T)
         coarse_sq = (coarse * coarse).reshape(len(labels), -1)
         index_inked = ((index[0] - 1.0) ** 2).mean(axis=(2, 3, 4)) > INKED
+        twins = _twins(coarse)
         groups.append(
             SizeGroup(
                 size,
@@ -267,6 +287,7 @@ def build(images: Mapping[str, Array], sizes_mm: Mapping[str, tuple[float, float
                 [(i * i).reshape(len(labels), 2, -1).sum(-1) for i in index],
                 [np.ascontiguousarray(i.reshape(len(labels) * 2, -1).T) for i in index],
                 index_inked,
+                twins,
             )
         )
     return Enrolled(groups)

@@ -403,3 +403,16 @@ def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
     from 0.5 when that reads nothing, both are read."""
     _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:c-5", 0.4)
     _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:d-7", 0.45)
+
+
+def test_a_card_under_a_hand_is_compared_with_its_twin() -> None:
+    """A benchmark scene (third-party ornamental deck, 1280x720): a hand over most of the
+    spades queen made the clubs queen's coarse thumbnail fit it far better; the spades
+    queen ranked 42nd, out of the shortlist compared cell by cell, and the card was read
+    as the clubs queen.  The twins of the likeliest cards are compared too now: the two
+    queens tell apart only by a suit sign, and nothing is read wrong."""
+    rendered, readings = _bench_readings("oc-ornamental", "1280x720", 2028, 66)
+    (card,) = [c for c in rendered.cards if c.card_id == "oc-ornamental:s-q"]
+    assert card.visible < 0.5
+    assert "oc-ornamental:c-q" not in [r.card_id for r in readings]
+    _assert_none_wrong(rendered, readings)

@@ -78,3 +78,22 @@ def test_cell_differ_is_the_templates_cell_by_cell_difference_either_way_round()
         np.testing.assert_allclose(
             group.cell_differ(2, 0, 1, turned), ((a - other) ** 2).mean(-1), rtol=1e-6
         )
+
+
+def test_a_cards_twins_are_the_cards_a_suit_sign_apart() -> None:
+    """Twins: for each template, the others nearest it as coarse thumbnails, either way
+    round (a card turned 180 degrees is the same card)."""
+    size = (63.0, 88.0)
+    grid = np.full((176, 126, 3), 240, np.uint8)
+    a = grid.copy()
+    a[20:60, 20:50] = 30  # a big mark at the top left
+    near = a.copy()
+    near[140:150, 100:110] = 30  # the same with a small sign
+    far = grid.copy()
+    far[100:160, 60:110] = 30  # another mark elsewhere
+    turned = np.ascontiguousarray(near[::-1, ::-1])  # ``near`` upside down
+    faces = {"a": a, "near": near, "far": far, "turned": turned}
+    group = build(faces, dict.fromkeys(faces, size)).groups[0]
+    twins = {group.labels[i]: [group.labels[j] for j in row] for i, row in enumerate(group.twins)}
+    assert set(twins["a"]) == {"near", "turned"}
+    assert twins["near"][0] == "turned" and twins["turned"][0] == "near"
