@@ -627,7 +627,9 @@ def identify(
         )
     # Index-corner agreement: where an index corner shows, no other card's index may fit
     # it clearly better (a card's print elsewhere can be another card's) -- unless the
-    # card is seen whole with a sharp outline (then a tiny suit sign is all that differs).
+    # card is seen whole with a sharp outline (then a tiny suit sign is all that differs)
+    # and explains most of what shows (the sides of a fan's cards may line up into a
+    # sharp outline a few millimetres off the card at the bottom).
     index_lead, index_fit = float("inf"), 0.0
     if seen_corners.any():
         sums = np.nansum(index_all, axis=2)  # (2, N)
@@ -650,6 +652,7 @@ def identify(
         clear and label == BACK
     )
     clean = explained >= CLEAN_SHARE * seen
+    mostly_explained = explained >= EXPLAINED_SHARE * seen
     whole_view = whole and (sure_pose or clean)
     # A card seen in part: what shows must be mostly its print, and where its index
     # corner does not speak clearly for it, its print must.
@@ -692,7 +695,7 @@ def identify(
         and worst_gap >= min_gap
         and (index_seen or seen >= 0.5 * len(valid))
         and (shown_gap >= min_shown_gap or whole_view)
-        and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose))
+        and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose and mostly_explained))
         and size_lead >= -MAX_INDEX_DISAGREE
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)

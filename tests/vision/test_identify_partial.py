@@ -416,3 +416,16 @@ def test_a_card_under_a_hand_is_compared_with_its_twin() -> None:
     assert card.visible < 0.5
     assert "oc-ornamental:c-q" not in [r.card_id for r in readings]
     _assert_none_wrong(rendered, readings)
+
+
+def test_a_sharp_outline_does_not_outvote_the_index_when_most_print_is_unexplained() -> None:
+    """A benchmark scene (Rogues Gallery, 1280x720): the bottom card of a fan of four, a
+    third of it showing.  The fan's sides lined up into a sharp outline of a whole card a
+    few millimetres off, read as hero-basic-10 although the index corner named another
+    card clearly (hero-basic-06, the card there) and only 57% of the cells fitted.  A sharp
+    outline outvotes the index corner only where the card explains most of what shows."""
+    rendered, readings = _bench_readings("rg", "1280x720", 2028, 151)
+    (card,) = [c for c in rendered.cards if c.card_id == "rg:hero-basic-06"]
+    assert card.visible < 0.4
+    assert "rg:hero-basic-10" not in [r.card_id for r in readings]
+    _assert_none_wrong(rendered, readings)
