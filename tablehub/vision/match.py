@@ -655,12 +655,14 @@ def identify(
     mostly_explained = explained >= EXPLAINED_SHARE * seen
     whole_view = whole and (sure_pose or clean)
     # A card seen in part: what shows must be mostly its print, and where its index
-    # corner does not speak clearly for it, its print must.
+    # corner does not speak clearly for it, its print must.  So too for a card in view
+    # all round whose outline is not sharp and whose cells are not all explained: a hand
+    # or a card unread may lie on it, or the pose may be millimetres off.
     index_seen = bool(seen_corners.any())
     # A back's fine pattern may alias so that few of its cells fit (see ``clear``); where
     # its index corner shows, the corner fits the back far better than any face's.
     back_index = label == BACK and index_lead >= BACK_INDEX_LEAD
-    part_clear = whole or (
+    part_clear = whole_view or (
         (index_seen or worst_margin >= NO_INDEX_MARGIN)
         and (explained >= PART_EXPLAINED * seen or back_index)
         and (inked >= LITTLE_PRINT or shown_gap >= LITTLE_PRINT_SHOWN)

@@ -429,3 +429,16 @@ def test_a_sharp_outline_does_not_outvote_the_index_when_most_print_is_unexplain
     assert card.visible < 0.4
     assert "rg:hero-basic-10" not in [r.card_id for r in readings]
     _assert_none_wrong(rendered, readings)
+
+
+def test_a_card_in_view_all_round_but_not_clearly_needs_its_index_as_a_part_does() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720): a pose 3.6 mm off a bats 4 under
+    another card took in bare table, which looks like a card's bare paper, and was read
+    whole as the riddles 3, though its outline was half supported, a quarter of its cells
+    unexplained and its index corner fitted another card better.  A card in view all round
+    without a sharp outline or every cell explained is judged as one seen in part."""
+    rendered, readings = _bench_readings("agi", "1280x720", 2028, 148)
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-4"]
+    assert card.visible < 0.4
+    assert "agi:riddles-3" not in [r.card_id for r in readings]
+    _assert_none_wrong(rendered, readings)
