@@ -155,8 +155,8 @@ class SizeGroup:
     # for the product with every shift of a seen corner: a third faster than ``index``'s
     # transpose)
     index_inked: Array  # (N, 2) bool: the index corner shows print (a joker's may be bare)
-    twins: Array  # (N, TWINS) the templates likeliest to pass for each one (nearest
-    # coarse thumbnails, either way round): compared whenever it is
+    twins: Array  # (N, TWINS) per template, the others likeliest to pass for it (the
+    # nearest coarse thumbnails, either way round): compared cell by cell along with it
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
     _index_squares: dict[int, Array] = field(default_factory=dict, repr=False)
