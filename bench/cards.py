@@ -92,21 +92,41 @@ class Tally:
 
 def _attribute(reading: CardReading, rendered: RenderedScene) -> int:
     """Which rendered card (1-based, 0: none) a reading is about: the card whose outline
-    the reading's outline matches (a card read whole, even if another lies on its middle),
-    else the card seen under the reading's probe points."""
+    the reading's outline matches (a card read whole, even if another lies on its middle;
+    a card read in part, if its outline is one card's alone), else the card seen under the
+    reading's probe points."""
     if reading.complete:
         # Of cards with that outline (one may lie exactly on another), the one on top.
         best, best_key = 0, (-1.0, 0.0)
-        for k, truth in enumerate(rendered.cards, start=1):
-            side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
-            for turn in range(4):
-                d = float(np.abs(np.roll(truth.corners_px, turn, 0) - reading.corners).max())
-                key = (round(truth.visible, 1), -d)
-                if d < 0.25 * side and key > best_key:
-                    best, best_key = k, key
+        for k, d, side in _outline_matches(reading, rendered):
+            key = (round(rendered.cards[k - 1].visible, 1), -d)
+            if d < 0.25 * side and key > best_key:
+                best, best_key = k, key
         if best:
             return best
+    else:
+        # Read in part: its index corner's probe points may fall on a card lying on it,
+        # but an outline that is one card's closely (and no other's) is that card's.
+        close = [k for k, d, side in _outline_matches(reading, rendered) if d < 0.1 * side]
+        if len(close) == 1:
+            return close[0]
     return _probe_label(reading, rendered.labels)
+
+
+def _outline_matches(
+    reading: CardReading, rendered: RenderedScene
+) -> list[tuple[int, float, float]]:
+    """Per rendered card (1-based): how far its corners are from the reading's at most
+    (pixels, the best way round), and its short side (pixels)."""
+    out = []
+    for k, truth in enumerate(rendered.cards, start=1):
+        side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
+        d = min(
+            float(np.abs(np.roll(truth.corners_px, turn, 0) - reading.corners).max())
+            for turn in range(4)
+        )
+        out.append((k, d, side))
+    return out
 
 
 def _probe_label(reading: CardReading, labels: Any) -> int:

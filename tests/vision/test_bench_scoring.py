@@ -20,3 +20,17 @@ def test_a_whole_reading_is_about_the_card_on_top_of_one_with_the_same_outline()
     )
     reading = CardReading("h-7", 0.9, QUAD + 0.5, True, True)
     assert _attribute(reading, scene) == 2
+
+
+def test_a_reading_in_part_is_about_the_card_whose_outline_it_has() -> None:
+    """A card read from one index corner while another card lies on its other one: the
+    probe points at its first corner see the card on it, but the outline is its own."""
+    under = CardTruth("croc", True, QUAD, (0.0, 0.0), 0.45, True)
+    on_it = np.array([[90, 90], [130, 90], [130, 140], [90, 140]], float)  # on its corner
+    top = CardTruth("back", False, on_it, (0.0, 0.0), 1.0, False)
+    labels = np.zeros((300, 300), int)
+    labels[100:189, 100:164] = 1
+    labels[90:141, 90:131] = 2
+    scene = RenderedScene(np.zeros((300, 300, 3), np.uint8), (under, top), np.eye(3), labels)
+    reading = CardReading("croc", 0.9, QUAD + 1.0, True, False)
+    assert _attribute(reading, scene) == 1
