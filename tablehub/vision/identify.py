@@ -105,6 +105,8 @@ class Thresholds:
     # 0.6 rather than 0.6 alone: +13/+6/+8 cards, wrong readings 3 -> 2)
     copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
     # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
+    clash_gap_share: float = 0.5  # two readings of a card the deck holds once, neither
+    # seen whole: the second's shown gap this share of the first's, neither is kept
 
 
 @dataclass
@@ -489,26 +491,42 @@ def _read(
 
 
 def _without_misread_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds) -> list[_Read]:
-    """A card read more often than the deck holds it, partly from parts of cards: a part
-    is weaker evidence than a card seen whole, so the parts are taken as misreads where
-    the card is read whole too; else the part whose print shows the clearest gap over its
-    rivals stays, and another only if its gap is clear too (a second copy)."""
+    """A card read more often than the deck holds it, from cards not all seen whole (a
+    pose off the card, or a part, is weaker evidence than a card seen whole with a sharp
+    outline or every cell explained): the weaker readings are taken as misreads where the
+    card is seen whole too; else the reading whose print shows the clearest gap over its
+    rivals stays, and another only if its gap is clear too (a second copy) -- unless
+    another shows nearly as clear a gap: then nothing tells which one is the card, and
+    none stays (abstain rather than guess)."""
     reads: dict[str, list[_Read]] = {}
     for r in done:
         if r.reading.card_id is not None and r.decision is not None:
             reads.setdefault(r.reading.card_id, []).append(r)
     misread: list[_Read] = []
     for card_id, rs in reads.items():
-        parts = [r for r in rs if not r.reading.complete]
-        if len(rs) <= deck.counts.get(card_id, 1) or not parts:
+        weak = [r for r in rs if not _seen_whole(r)]
+        if len(rs) <= deck.counts.get(card_id, 1) or not weak:
             continue
-        if len(parts) < len(rs):
-            misread += parts
+        if len(weak) < len(rs):
+            misread += weak
             continue
-        best = max(parts, key=lambda r: r.decision.shown_gap if r.decision else 0.0)
-        misread += [r for r in parts if r is not best and r.decision
-                    and r.decision.shown_gap < t.copy_shown_gap]  # fmt: skip
+        best = max(weak, key=_shown_gap)
+        others = [r for r in weak if r is not best]
+        copies = [r for r in others if _shown_gap(r) >= t.copy_shown_gap]
+        misread += [r for r in others if not any(r is c for c in copies)]
+        if not copies and any(
+            _shown_gap(r) >= t.clash_gap_share * _shown_gap(best) for r in others
+        ):
+            misread.append(best)
     return [r for r in done if not any(r is m for m in misread)]
+
+
+def _seen_whole(r: _Read) -> bool:
+    return r.decision is not None and r.decision.whole_view
+
+
+def _shown_gap(r: _Read) -> float:
+    return r.decision.shown_gap if r.decision is not None else 0.0
 
 
 def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:
