@@ -287,9 +287,11 @@ def _identify(
     covers: list[Array],
     t: Thresholds,
     sizes: Sequence[SizeGroup],
+    second_look: bool = False,
 ) -> match.Decision:
     """Identify hypothesis ``i`` as a card of ``group`` (``sizes``: every size group of
-    the deck, whose other index corners it must not look more like)."""
+    the deck, whose other index corners it must not look more like; ``second_look``: read
+    again with unread outlines on it cut out, so bare index corners say nothing)."""
     quad = sharp.quad(i)
     size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
     lk = match.look(image, h, quad, size, covers)
@@ -302,7 +304,7 @@ def _identify(
     def decide(lk: match.Look, sure_pose: bool) -> match.Decision:
         return match.identify(
             group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-            shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes,
+            shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes, second_look,
         )  # fmt: skip
 
     dec = decide(lk, sure_pose)
@@ -441,7 +443,7 @@ def _read(
             if len(unread) <= tried:  # (none, or the same as before)
                 continue
             tried = len(unread)
-            retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
+            retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes, True)
             _trace(quad, "read again under outlines on it", least, retry)
             if retry.label is not None:
                 dec, covers = retry, covers + unread
