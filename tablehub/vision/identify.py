@@ -105,8 +105,9 @@ class Thresholds:
     # 0.6 rather than 0.6 alone: +13/+6/+8 cards, wrong readings 3 -> 2)
     copy_shown_gap: float = 5.0  # shown gap of a second reading, from a part, of a card
     # the deck holds once, for it to count as a copy (a duplicate) rather than a misread
-    clash_gap_share: float = 0.5  # two readings of a card the deck holds once, neither
-    # seen whole: the second's shown gap this share of the first's, neither is kept
+    clash_gap_share: float = 0.5  # a card read more often than the deck holds it, none
+    # seen whole and no second copy: a misread's shown gap this share of the clearest
+    # reading's, and that one is not kept either
 
 
 @dataclass
@@ -514,11 +515,9 @@ def _without_misread_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds
             continue
         best = max(weak, key=_shown_gap)
         others = [r for r in weak if r is not best]
-        copies = [r for r in others if _shown_gap(r) >= t.copy_shown_gap]
-        misread += [r for r in others if not any(r is c for c in copies)]
-        if not copies and any(
-            _shown_gap(r) >= t.clash_gap_share * _shown_gap(best) for r in others
-        ):
+        misread += [r for r in others if _shown_gap(r) < t.copy_shown_gap]
+        runner_up = max((_shown_gap(r) for r in others), default=0.0)
+        if t.clash_gap_share * _shown_gap(best) <= runner_up < t.copy_shown_gap:
             misread.append(best)
     return [r for r in done if not any(r is m for m in misread)]
 

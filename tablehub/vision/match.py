@@ -662,9 +662,8 @@ def identify(
     # corner does not speak clearly for it, its print must.  So too for a card in view
     # all round whose outline is not sharp and whose cells are not all explained: a hand
     # or a card unread may lie on it, or the pose may be millimetres off.
-    index_seen = bool(seen_corners.any())
-    if bare_index_unseen:
-        index_seen = bool((seen_corners & group.index_inked[n_best]).any())
+    printed = seen_corners & group.index_inked[n_best] if bare_index_unseen else seen_corners
+    index_seen = bool(printed.any())
     # A back's fine pattern may alias so that few of its cells fit (see ``clear``); where
     # its index corner shows, the corner fits the back far better than any face's.
     back_index = label == BACK and index_lead >= BACK_INDEX_LEAD
