@@ -25,12 +25,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import hashlib
 import itertools
+import json
 import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -47,6 +50,9 @@ QUICK_ARGS = ("--scenes", "30", "--deck", "agi")
 SIZES = {"1280x720": (1280, 720), "2304x1296": (2304, 1296)}
 # px/mm ranges: a whole-table view (the 1280 frame sees the same table at lower scale).
 SCALES = {"1280x720": (1.0, 1.7), "2304x1296": (1.8, 3.0)}
+
+
+_COUNTS = ("cards", "correct", "wrong", "abstain", "false_readings", "scenes", "scenes_right")
 
 
 @dataclass
@@ -83,6 +89,16 @@ class Tally:
             f"another card where seen, at the camera's resolution ({self.excluded[1]} read "
             "right anyway; a wrong id on them counts as wrong above)"
         )
+
+    def add(self, other: Tally) -> None:
+        """Count ``other``'s scenes in this tally too (a total over decks and sizes)."""
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.times += other.times
+        self.errors += other.errors
+        for mine, theirs in ((self.whole, other.whole), (self.covered, other.covered)):
+            mine[:] = [a + b for a, b in zip(mine, theirs, strict=True)]
+        self.excluded[:] = [a + b for a, b in zip(self.excluded, other.excluded, strict=True)]
 
     @staticmethod
     def _split(c: list[int]) -> str:
@@ -274,7 +290,9 @@ def run(
     size: str,
     seed: int,
     verbose: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> Tally:
+    """``progress``: called with the number of scenes done after each scene."""
     tally = Tally()
     judge = Distinguisher(faces, ids)
     for scene, rendered in itertools.islice(bench_scenes(faces, ids, size, seed), scenes):
@@ -282,6 +300,8 @@ def run(
         readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
         tally.times.append(time.process_time() - start)
         score_scene(rendered, readings, tally, judge.readable(scene, rendered))
+        if progress is not None:
+            progress(tally.scenes)
     if verbose:
         for line in tally.errors[:40]:
             print("   ", line)
@@ -305,33 +325,127 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--full",
         action="store_true",
         help="2,000 scenes of every deck (ours and third-party) at both sizes, on every core "
-        "(hours: about 0.5 s of CPU per scene)",
+        f"(hours: about 0.5 s of CPU per scene), results kept in {FULL_RESULTS}",
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="a JSON-lines file keeping each finished deck and size: a run stopped part way "
+        "goes on from there, skipping what the same code already measured",
     )
     args = parser.parse_args(argv)
     if args.full:
         args.scenes, args.deck, args.size = max(args.scenes, 2000), "all", "both"
         args.jobs = max(args.jobs, os.cpu_count() or 1)
+        args.results = args.results or FULL_RESULTS
     decks = [*DECKS, *card_art.DECK_NAMES] if args.deck == "all" else args.deck.split(",")
     sizes = list(SIZES) if args.size == "both" else [args.size]
-    tasks = [(name, size, args.scenes, args.seed, args.verbose) for name in decks for size in sizes]
-    if args.jobs > 1:
+    version = code_version()
+    kept = load_results(args.results, version) if args.results else {}
+    total = Tally()
+    tasks = []
+    for name in decks:
+        for size in sizes:
+            key = _key(name, size, args.scenes, args.seed)
+            if key in kept:
+                print(kept[key].report(f"{name} @ {size}") + f"\n    (from {args.results})")
+                total.add(kept[key])
+            else:
+                tasks.append((name, size, args.scenes, args.seed, args.verbose))
+
+    def finish(result: tuple[str, str, Tally, str]) -> None:
+        name, size, tally, text = result
+        print(text, flush=True)
+        total.add(tally)
+        if args.results:
+            save_result(args.results, _key(name, size, args.scenes, args.seed), version, tally)
+
+    if args.jobs > 1 and len(tasks) > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for line in pool.imap_unordered(_task, tasks):
-                print(line, flush=True)
+            for result in pool.imap_unordered(_task, tasks):
+                finish(result)
     else:
         for task in tasks:
-            print(_task(task), flush=True)
+            finish(_task(task))
+    if len(decks) * len(sizes) > 1:
+        print(total.report(f"all {len(decks)} decks x {len(sizes)} sizes"))
     return 0
 
 
-def _task(task: tuple[str, str, int, int, bool]) -> str:
+# Where ``--full`` keeps its results (committed: the figures quoted for the issue).
+FULL_RESULTS = Path(__file__).with_name("results") / "cards-full.jsonl"
+_ROOT = Path(__file__).resolve().parent.parent
+# The code a result depends on: the reader and the benchmark's scenes and scoring.
+_MEASURED = ("tablehub/vision/*.py", "bench/cards.py", "bench/readable.py", "bench/card_art.py")
+
+
+def code_version(root: Path = _ROOT) -> str:
+    """A digest of the code the figures depend on: results of other code are measured again."""
+    digest = hashlib.sha256()
+    for pattern in _MEASURED:
+        for path in sorted(root.glob(pattern)):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _key(name: str, size: str, scenes: int, seed: int) -> str:
+    return f"{name}@{size}/{scenes}/seed{seed}"
+
+
+def load_results(path: Path, version: str) -> dict[str, Tally]:
+    """The tallies ``path`` keeps for code ``version`` (later lines win; lines of other
+    code, or not readable as results, are passed over with a word on stderr)."""
+    kept: dict[str, Tally] = {}
+    if not path.exists():
+        return kept
+    stale = 0
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            tally = Tally(**entry["tally"])
+            if entry["version"] != version:
+                stale += 1
+                continue
+            kept[str(entry["key"])] = tally
+        except (ValueError, KeyError, TypeError) as exc:
+            print(f"{path}:{number}: not a benchmark result ({exc}); passed over", file=sys.stderr)
+    if stale:
+        print(f"{path}: {stale} results of other code passed over", file=sys.stderr)
+    return kept
+
+
+def save_result(path: Path, key: str, version: str, tally: Tally) -> None:
+    """Append one finished deck and size to ``path`` (one JSON line: nothing earlier is
+    rewritten, so a run stopped part way loses only what was still running)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = asdict(tally)
+    kept["times"] = [round(t, 6) for t in tally.times]  # microseconds are plenty
+    entry = {"key": key, "version": version, "tally": kept}
+    with path.open("a") as out:
+        out.write(json.dumps(entry) + "\n")
+
+
+PROGRESS_EVERY = 250  # scenes between progress lines on stderr
+
+
+def _task(task: tuple[str, str, int, int, bool]) -> tuple[str, str, Tally, str]:
     name, size, scenes, seed, verbose = task
     cv2.setNumThreads(1)
     started = time.monotonic()
     deck, faces, ids = standin_deck(name)
-    tally = run(deck, faces, ids, scenes, size, seed, verbose)
+
+    def progress(done: int) -> None:
+        if done % PROGRESS_EVERY == 0 and done < scenes:
+            minutes = (time.monotonic() - started) / 60
+            print(f"  {name} @ {size}: {done}/{scenes} scenes, {minutes:.0f} min", file=sys.stderr)
+
+    tally = run(deck, faces, ids, scenes, size, seed, verbose, progress)
     wall = time.monotonic() - started
-    return tally.report(f"{name} @ {size}") + f"\n    ({wall:.0f} s wall clock, rendering included)"
+    text = tally.report(f"{name} @ {size}") + f"\n    ({wall:.0f} s wall clock, rendering included)"
+    return name, size, tally, text
 
 
 if __name__ == "__main__":

@@ -91,7 +91,12 @@ class Distinguisher:
         side = float(np.linalg.norm(truth.corners_px[1] - truth.corners_px[0]))
         p = side / w_mm  # camera px per mm at this card
         sigma = GRID * math.hypot(0.5 / p, scene.blur_px / p)
+        # Only the pixels seen are compared: the designs' colours there (N x 3), and for
+        # the other card turned round, those of the pixels opposite (flat index reversed).
+        where = np.flatnonzero(seen)
+        opposite = seen.size - 1 - where
         mine = cv2.GaussianBlur(self._grid(truth.card_id, shape), (0, 0), sigma)
+        mine_seen = mine.reshape(-1, 3)[where]
         need = MIN_PIXELS * (GRID / p) ** 2  # grid pixels per camera pixel, times three
         for other in self.ids:
             if other == truth.card_id:
@@ -99,9 +104,10 @@ class Distinguisher:
             of = self.faces(other)
             if abs(of.shape[1] / 5.0 - w_mm) > 1 or abs(of.shape[0] / 5.0 - h_mm) > 1:
                 continue
-            theirs = cv2.GaussianBlur(self._grid(other, shape), (0, 0), sigma)
-            for turned in (theirs, theirs[::-1, ::-1]):
-                diff = np.abs(mine - turned).max(axis=2) >= 255 * MIN_CONTRAST
-                if float((diff & seen).sum()) < need:
+            theirs = cv2.GaussianBlur(self._grid(other, shape), (0, 0), sigma).reshape(-1, 3)
+            for pixels in (where, opposite):
+                d = np.abs(mine_seen - theirs[pixels])
+                differ = np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) >= 255 * MIN_CONTRAST
+                if float(np.count_nonzero(differ)) < need:
                     return False
         return True
