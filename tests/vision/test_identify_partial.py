@@ -410,6 +410,26 @@ def test_a_corner_whose_index_is_a_smaller_card_s_is_not_read() -> None:
     _assert_read_in_part("agi", "2304x1296", 101, 3, "agi:char-scarecrow", 0.5)
 
 
+@pytest.mark.parametrize(
+    ("deck_name", "seed", "index", "card_id"),
+    [
+        ("agi", 202, 14, "agi:hearts-k"),
+        ("rg", 202, 0, "rg:accomplice-15"),
+        ("rg", 202, 1, "rg:upgrade-12"),
+    ],
+)
+def test_a_card_whose_corner_shows_its_own_print_is_read_from_it(
+    deck_name: str, seed: int, index: int, card_id: str
+) -> None:
+    """Benchmark scenes (2304x1296): cards under others, a quarter of each showing with its
+    index corner (the hearts king under the Mr. Freeze card and the riddles 10).  Most of
+    what shows was the print of the cards on them, so no card explained half the print in
+    view and they were not read, though their index corner fitted them better than any
+    other card's and the print round it was theirs.  Such a card is now read from that
+    corner (``match.CORNER_ZONE_MM``)."""
+    _assert_read_in_part(deck_name, "2304x1296", seed, index, card_id, 0.35)
+
+
 def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
     """A benchmark scene (the white third-party deck, 1280x720): the clubs 5 and the
     diamonds 7 under cards, a third of each showing.  The unread outlines lying on each
