@@ -186,7 +186,7 @@ def score_scene(
             if r.card_id is not None:
                 wrong_here += 1
                 tally.false_readings += 1
-                tally.errors.append(f"no card under reading {r.card_id}")
+                tally.errors.append(f"scene {tally.scenes}: no card under reading {r.card_id}")
             continue
         truth = truths[k - 1]
         right = (r.card_id == truth.card_id and r.face_up) if truth.face_up else (not r.face_up)
@@ -199,7 +199,8 @@ def score_scene(
             else:
                 wrong_here += 1
             tally.errors.append(
-                f"{truth.card_id} (up={truth.face_up}, vis={truth.visible:.2f}) read as "
+                f"scene {tally.scenes}: {truth.card_id} (up={truth.face_up}, "
+                f"vis={truth.visible:.2f}) read as "
                 f"{r.card_id} (complete={r.complete}, conf={r.confidence:.2f})"
             )
     tally.scenes += 1

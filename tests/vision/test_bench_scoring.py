@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.cards import _attribute
+from bench.cards import Tally, _attribute, score_scene
 from tablehub.vision.identify import CardReading
 from tablehub.vision.scene import CardTruth, RenderedScene
 
@@ -34,3 +34,18 @@ def test_a_reading_in_part_is_about_the_card_whose_outline_it_has() -> None:
     scene = RenderedScene(np.zeros((300, 300, 3), np.uint8), (under, top), np.eye(3), labels)
     reading = CardReading("croc", 0.9, QUAD + 1.0, True, False)
     assert _attribute(reading, scene) == 1
+
+
+def test_a_wrong_reading_is_listed_with_its_scene() -> None:
+    """The benchmark's list of wrong readings names the scene (0-based, in the run's
+    order), so that ``bench_scene`` can rebuild it."""
+    truth = CardTruth("h-7", True, QUAD, (0.0, 0.0), 1.0, True)
+    labels = np.zeros((300, 300), int)
+    labels[100:189, 100:164] = 1
+    scene = RenderedScene(np.zeros((300, 300, 3), np.uint8), (truth,), np.eye(3), labels)
+    tally = Tally(scenes=3)
+    score_scene(scene, [CardReading("h-1", 0.9, QUAD, True, True)], tally)
+    assert tally.wrong == 1
+    assert tally.errors == [
+        "scene 3: h-7 (up=True, vis=1.00) read as h-1 (complete=True, conf=0.90)"
+    ]
