@@ -581,8 +581,11 @@ def identify(
     little = min(min_explained, INDEX_INKED)
     most = 0 if whole_sharp else _most_print_explained(group, view, dists, plains, cand)
     passed = whole_sharp or most >= min_explained
-    if not passed and all(s is None for s in view.shifts):
-        return NOTHING  # no card it could be explains print enough, and no index corner shows
+    corner_seen = any(s is not None for s in view.shifts)
+    if not passed and not (
+        corner_seen and (most >= little or _corner_explained(group, view, dists, cand, lk.size_mm))
+    ):
+        return NOTHING  # no card explains print enough, nor the print round a corner in view
     totals = np.stack([np.minimum(d, c).sum(0) for d, c in zip(dists, caps, strict=True)])
     left_out = np.ones(len(labels), bool)
     left_out[cand] = False
@@ -753,6 +756,26 @@ def identify(
         whole_view,
         size_lead,
     )
+
+
+def _corner_explained(
+    group: SizeGroup, v: _View, dists: list[Array], cand: Array, size_mm: tuple[float, float]
+) -> bool:
+    """Whether some card of ``cand``, either way round, explains nearly all the cells seen
+    round its printed index corners in view (``CORNER_EXPLAINED``): else no card can be
+    read from its corner (``_corner_is_its_own``), and the look is given up early."""
+    in_view = np.array([s is not None for s in v.shifts])  # view corners
+    for o in (0, 1):
+        printed = group.index_inked[cand] & (in_view if o == 0 else in_view[::-1])  # (K, 2)
+        for pattern in {(bool(a), bool(b)) for a, b in printed if a or b}:
+            zone = _corner_zone(size_mm, np.array(pattern))[v.valid[o]]
+            if not zone.any():
+                continue
+            members = cand[(printed == pattern).all(axis=1)]
+            explained = (dists[o][zone][:, members] < GOOD).sum(axis=0)
+            if bool((explained >= CORNER_EXPLAINED * int(zone.sum())).any()):
+                return True
+    return False
 
 
 def _corner_is_its_own(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -211,3 +212,24 @@ def test_an_index_corner_lines_up_between_whole_pixels() -> None:
     assert ssd[:, 0].min() > floor + 1.0
     assert least[0] == pytest.approx(floor)
     assert least[1] == pytest.approx(floor)  # at the edge of the search: as it was
+
+
+def test_a_look_is_given_up_early_unless_a_card_explains_its_corner() -> None:
+    """Whether a card could be read from its index corner (``match._corner_explained``):
+    only where some card with a printed index there explains nearly all the cells round
+    the corner in view.  Else the look is given up before the costly comparisons."""
+    size = (63.0, 88.0)
+    cells = 20 * 28
+    zone = match._corner_zone(size, np.array([True, False]))
+    assert 20 <= zone.sum() < 100  # the cells within 24 x 33 mm of the top-left corner
+    view = SimpleNamespace(shifts=[np.zeros(1), None], valid=[np.ones(cells, bool)] * 2)
+    printed = SimpleNamespace(index_inked=np.array([[True, True], [True, True]]))
+    bare = SimpleNamespace(index_inked=np.array([[False, False], [True, True]]))
+    cand = np.array([0, 1])
+    fits = np.ones((cells, 2), np.float32)
+    fits[zone, 0] = 0.0  # card 0 explains its top-left corner, card 1 nothing
+    nothing = np.ones((cells, 2), np.float32)
+    assert match._corner_explained(printed, view, [fits, nothing], cand, size)
+    assert not match._corner_explained(printed, view, [nothing, nothing], cand, size)
+    # A bare index (a joker's) is read from nowhere: any plain paper would fit it.
+    assert not match._corner_explained(bare, view, [fits, nothing], cand, size)
