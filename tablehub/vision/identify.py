@@ -303,8 +303,11 @@ def _identify(
     other_sizes = [g for g in sizes if g is not group]
 
     def decide(lk: match.Look, sure_pose: bool) -> match.Decision:
+        # An outline not seen sharp all round may be broken by a hand on the card: plain
+        # stretches of a colour no card's paper has are taken as hidden.
+        seen = lk if sure_pose else lk.without_foreign()
         return match.identify(
-            group, lk, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
+            group, seen, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
             shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes, second_look,
         )  # fmt: skip
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -144,6 +144,20 @@ class Look:
     mask: Array  # (H, W) uint8: 255 where the frame shows this card (not off-frame/covered)
     size_mm: tuple[float, float]
     pad: int  # margin in grid pixels
+    obs: Array | None = None  # (H, W, 3) the frame's colours
+
+    def foreign(self) -> Array:
+        """uint8 (H, W): 255 on a plain stretch of a colour no card's paper has."""
+        if self.obs is None:
+            return np.zeros(self.mask.shape, np.uint8)
+        return _foreign(self.obs, self.refl, self.mask, self.pad)
+
+    def without_foreign(self) -> Look:
+        """The look with plain stretches of a foreign colour (``_foreign``) taken as hidden."""
+        foreign = self.foreign()
+        if not foreign.any():
+            return self
+        return replace(self, mask=np.where(foreign > 0, 0, self.mask).astype(np.uint8))
 
     @property
     def card_mask(self) -> Array:
@@ -192,7 +206,42 @@ def look(
                 grow(poly, COVER_GROW_MM).reshape(-1, 1, 2).astype(np.float64), inv
             )
             cv2.fillPoly(mask, [np.round(pts.reshape(-1, 2) * 4).astype(np.int32)], 0, 8, 2)
-    return Look(reflectance(obs), mask, size_mm, pad)
+    return Look(reflectance(obs), mask, size_mm, pad, obs)
+
+
+FOREIGN_CHROMA = 0.15  # a plain stretch whose colour differs from the card's paper by this
+# much (each channel against their mean, relative to the paper's) is no card's paper
+FOREIGN_BARE = 0.9  # ... where every channel is at least this share of the local white
+
+
+def _foreign(obs: Array, refl: Array, mask: Array, pad: int) -> Array:
+    """uint8 (H, W): 255 where a plain stretch of another colour than the card's paper
+    lies (a hand, a sleeve of someone's shirt): the local reflectance takes any plain
+    surface for white paper, so such a stretch looks like bare paper; its colour against
+    the card's own paper (the brightest of the card in view) tells it apart."""
+    hgt, wid = mask.shape
+    half = (wid // 2, hgt // 2)  # 1 px/mm: plenty for stretches many millimetres wide
+    small = cv2.resize(obs, half, interpolation=cv2.INTER_AREA).astype(np.float32)
+    q = pad // 2
+    inner = (slice(q, half[1] - q), slice(q, half[0] - q))
+    shown = small[inner][cv2.resize(mask, half, interpolation=cv2.INTER_NEAREST)[inner] > 0]
+    if len(shown) < 50:
+        return np.zeros(mask.shape, np.uint8)
+    k = int(0.97 * (len(shown) - 1))
+    paper = np.partition(shown, k, axis=0)[k]
+    # (the channels one by one: numpy reduces a short last axis slowly)
+    b, g, r = cv2.split(small * (3.0 / np.maximum(paper, 1.0)))
+    grey = np.maximum(b + g + r, 1e-3)
+    chroma = np.maximum(np.maximum(np.abs(b / grey - 1 / 3), np.abs(g / grey - 1 / 3)),
+                        np.abs(r / grey - 1 / 3)) * 3  # fmt: skip
+    rb, rg, rr = cv2.split(cv2.resize(refl, half, interpolation=cv2.INTER_AREA))
+    bare = np.minimum(np.minimum(rb, rg), rr) >= FOREIGN_BARE
+    core = ((chroma > FOREIGN_CHROMA) & bare).astype(np.uint8)
+    core = cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(core, np.ones((5, 5), np.uint8))
+    out = ((near > 0) & (chroma > 0.6 * FOREIGN_CHROMA)).astype(np.uint8) * 255
+    full: Array = cv2.resize(out, (wid, hgt), interpolation=cv2.INTER_NEAREST)
+    return full
 
 
 SHIFT_MM = 4.0  # how far off its outline hypothesis ``coarse_shift`` looks for a card

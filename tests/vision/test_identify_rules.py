@@ -233,3 +233,52 @@ def test_a_look_is_given_up_early_unless_a_card_explains_its_corner() -> None:
     assert not match._corner_explained(printed, view, [nothing, nothing], cand, size)
     # A bare index (a joker's) is read from nowhere: any plain paper would fit it.
     assert not match._corner_explained(bare, view, [fits, nothing], cand, size)
+
+
+def _card_on_felt(px_per_mm: float = 3.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A straight top view of a 63 x 88 mm card (paper a little warm, a red pip, a black
+    glyph) on green felt: the image, the table homography and the card's outline (mm)."""
+    s = px_per_mm
+    image = np.zeros((round(140 * s), round(120 * s), 3), np.uint8)
+    image[:] = (40, 110, 30)
+    x0, y0 = 20.0, 20.0
+    image[round(y0 * s) : round((y0 + 88) * s), round(x0 * s) : round((x0 + 63) * s)] = (
+        215, 225, 232,
+    )  # fmt: skip
+    image[round(30 * s) : round(40 * s), round(28 * s) : round(36 * s)] = (40, 40, 200)
+    image[round(30 * s) : round(42 * s), round(70 * s) : round(74 * s)] = (20, 20, 20)
+    quad = np.array([[x0, y0], [x0 + 63, y0], [x0 + 63, y0 + 88], [x0, y0 + 88]])
+    return image, np.diag([s, s, 1.0]), quad
+
+
+@pytest.mark.parametrize("skin", [(120, 160, 210), (40, 60, 100), (140, 180, 225)])
+def test_a_plain_stretch_of_skin_on_a_card_is_foreign_but_print_and_shadow_are_not(
+    skin: tuple[int, int, int],
+) -> None:
+    """The reflectance takes any plain surface for white paper (its own local white), so
+    the palm of a hand over a card looked like the card's bare paper and a card under it
+    matched mostly blank cards.  The palm's colour against the card's paper tells it apart
+    (``match._foreign``); neutral shade (a shadow) and the card's own print do not."""
+    image, h, quad = _card_on_felt()
+    s = 3
+    image[60 * s : 100 * s, 20 * s : 90 * s] = skin  # a palm over the lower half
+    shade = image[45 * s : 55 * s, 20 * s : 83 * s].astype(np.float32) * 0.7
+    image[45 * s : 55 * s, 20 * s : 83 * s] = shade.astype(np.uint8)  # a shadow band
+    lk = match.look(image, h, quad, (63.0, 88.0), [])
+    foreign = lk.foreign()
+    grid = match.GRID
+    pad = lk.pad
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        """Foreign share of a card region (mm from the card's top-left corner)."""
+        part = foreign[
+            pad + round(y0 * grid) : pad + round(y1 * grid),
+            pad + round(x0 * grid) : pad + round(x1 * grid),
+        ]
+        return float((part > 0).mean())
+
+    assert share(5, 48, 58, 75) > 0.9  # the palm, its edges aside
+    assert share(5, 26, 58, 34) == 0.0  # the shadow
+    assert share(5, 8, 58, 24) == 0.0  # paper and print
+    hidden = lk.without_foreign()
+    assert (hidden.mask[foreign > 0] == 0).all() and (hidden.mask[foreign == 0] > 0).all()
