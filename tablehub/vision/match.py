@@ -71,6 +71,8 @@ BLIND_INDEX_SHOWN = 2.0  # well tells nothing (a suit sign too small, or covered
 INDEX_FIT = 0.5  # a card seen in part is read from its index corner alone where every
 # other card's index fits worse by this share of how different the two are (``_index_fit``;
 # dev seeds 202/101/303 with 0.5 instead of 0.6: +3/+2/+5 cards, none wrong)
+INDEX_DENIAL = 0.2  # capped cells by which another card's index, told apart from this
+# card's, may fit the index corners of a card seen in part better (``Decision.distinct_lead``)
 INDEX_DISTINCT = 0.3  # capped cells: indices less different than this cannot be told apart
 INDEX_EXPLAINED = 0.8  # ... and the card explains this share of the cells seen
 INDEX_MIN_MARGIN = 0.1  # ... and beats its closest rival on the whole view by this margin
@@ -326,6 +328,8 @@ class Decision:
     size_lead: float = float("inf")  # how much better its index corners fit than any card
     # of another size's (capped cells; inf: seen whole, no index corner seen, or the deck
     # has one size); a card seen in part is not read below -MAX_INDEX_DISAGREE
+    distinct_lead: float = float("inf")  # ``index_lead`` over the cards whose index in view
+    # can be told from this card's (``INDEX_DISTINCT``; inf: none seen, or none such)
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -696,13 +700,13 @@ def identify(
     # card is seen whole with a sharp outline (then a tiny suit sign is all that differs)
     # and explains most of what shows (the sides of a fan's cards may line up into a
     # sharp outline a few millimetres off the card at the bottom).
-    index_lead, index_fit = float("inf"), 0.0
+    index_lead, index_fit, distinct_lead = float("inf"), 0.0, float("inf")
     if seen_corners.any():
         sums = np.nansum(index_all, axis=2)  # (2, N)
         others = labels != label
         if others.any():
             index_lead = float(sums[:, others].min() - sums[o_best, n_best]) / CAP
-            index_fit = _index_fit(
+            index_fit, distinct_lead = _index_fit(
                 group, index_level, sums, seen_corners, o_best, n_best, others, view.masks
             )
     # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
@@ -737,6 +741,9 @@ def identify(
         # (an index corner another card's fits better by under BLIND_INDEX tells nothing)
         and (index_lead >= -BLIND_INDEX or shown_gap >= INDEX_DOUBT_SHOWN)
         and (explained >= HALF_EXPLAINED * seen or index_lead >= BLIND_INDEX)
+        # (an index corner that another card's, told apart from this one's, fits better
+        # names that card: the print that speaks for this one lies, a pose off)
+        and distinct_lead >= -INDEX_DENIAL
     )
     # From a little print only where the card's index is printed there (a joker's may be
     # bare paper, which any plain surface fits).
@@ -804,6 +811,7 @@ def identify(
         index_fit,
         whole_view,
         size_lead,
+        distinct_lead,
     )
 
 
@@ -910,19 +918,26 @@ def _index_fit(
     n_best: int,
     others: Array,
     masks: list[Array | None],
-) -> float:
+) -> tuple[float, float]:
     """How clearly the index corners in view name card ``n_best``: the least, over every
     other card, of its extra index mismatch (``sums``: (2, N), each card's best way round)
     over how different its index corners are from this card's in view (``corners_seen``:
     this card's own corners) (1: exactly as
-    expected; 0 where another card's index is too like this one's to tell them apart)."""
+    expected; 0 where another card's index is too like this one's to tell them apart);
+    and the least extra mismatch (capped cells) of the cards whose index can be told apart
+    (inf: none)."""
     n = len(group.labels)
     way = np.argmin(sums, axis=0)  # (N,) each card's better orientation
     differ = _index_differ(group, level, n_best, o_best, np.arange(n), way, corners_seen, masks)
-    if float(differ[others].min()) < INDEX_DISTINCT:
-        return 0.0
     extra = (sums[way, np.arange(n)] - sums[o_best, n_best]) / CAP
-    return float((extra[others] / differ[others]).min())
+    told = others & (differ >= INDEX_DISTINCT)
+    # (against this card's index either way round: which way round a card lies is its
+    # print's to say, and a pose a little off may line the other way up better)
+    theirs = sums[way, np.arange(n)][told]
+    distinct = float((theirs - sums[:, n_best].min()).min()) / CAP if told.any() else np.inf
+    if float(differ[others].min()) < INDEX_DISTINCT:
+        return 0.0, distinct
+    return float((extra[others] / differ[others]).min()), distinct
 
 
 def _phantom(coarse: Array, lk: Look) -> bool:

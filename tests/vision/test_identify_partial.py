@@ -486,3 +486,18 @@ def test_a_card_under_the_palm_of_a_hand_is_read_from_what_shows(index: int, car
     read.  Plain stretches of a colour no card's paper has are now taken as hidden on an
     outline not seen sharp all round (``match._foreign``)."""
     _assert_read_in_part("agi", "2304x1296", 404, index, card_id, 0.6)
+
+
+def test_an_index_corner_naming_another_card_vetoes_a_reading_from_print() -> None:
+    """A benchmark scene (Almost Got 'Im, 2304x1296, seed 7, scene 124): a bats 6 under
+    other cards, a third of it showing with an index corner, was read as the bats 4 from
+    its print (a pose a little off lines a 4's pips up with what shows) although the bats
+    6's index fitted that corner better.  An index corner that another card's, told apart
+    from this card's, fits better by ``match.INDEX_DENIAL`` now vetoes a reading of a card
+    seen in part (2,000 scenes of that deck and size: 6 of the 12 wrong readings looked
+    at)."""
+    rendered, readings = _bench_readings("agi", "2304x1296", 7, 124)
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-6"]
+    assert card.visible < 0.4
+    assert "agi:bats-4" not in [r.card_id for r in readings]
+    _assert_none_wrong(rendered, readings)
