@@ -434,9 +434,10 @@ def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
     """A benchmark scene (the white third-party deck, 1280x720): the clubs 5 and the
     diamonds 7 under cards, a third of each showing.  The unread outlines lying on each
     (``Thresholds.retry_cover_support``) were cut out only from a support of 0.6; cut out
-    from 0.5 when that reads nothing, both are read."""
+    from 0.5 when that reads nothing, both were read.  The diamonds 7 is left unread since
+    ``match.INDEX_DENIAL``: at this pose another rank's index fits its corner better (a large
+    rank-only index) -- an abstention, the price of fewer wrong readings."""
     _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:c-5", 0.4)
-    _assert_read_in_part("oc-white", "1280x720", 202, 12, "oc-white:d-7", 0.45)
 
 
 def test_a_card_under_a_hand_is_compared_with_its_twin() -> None:
