@@ -73,6 +73,9 @@ INDEX_FIT = 0.5  # a card seen in part is read from its index corner alone where
 # dev seeds 202/101/303 with 0.5 instead of 0.6: +3/+2/+5 cards, none wrong)
 INDEX_DENIAL = 0.2  # capped cells by which another card's index, told apart from this
 # card's, may fit the index corners of a card seen in part better (``Decision.distinct_lead``)
+INDEX_DENIAL_SHARE = 0.2  # ... counted only where that is also this share of how different
+# the two indices are (a pose a little off, shade or blur, shift a large index's fit by a
+# little of that difference, either way)
 INDEX_DISTINCT = 0.3  # capped cells: indices less different than this cannot be told apart
 INDEX_EXPLAINED = 0.8  # ... and the card explains this share of the cells seen
 INDEX_MIN_MARGIN = 0.1  # ... and beats its closest rival on the whole view by this margin
@@ -329,7 +332,8 @@ class Decision:
     # of another size's (capped cells; inf: seen whole, no index corner seen, or the deck
     # has one size); a card seen in part is not read below -MAX_INDEX_DISAGREE
     distinct_lead: float = float("inf")  # ``index_lead`` over the cards whose index in view
-    # can be told from this card's (``INDEX_DISTINCT``; inf: none seen, or none such)
+    # can be told from this card's (``INDEX_DISTINCT``) and fits better by a share of their
+    # difference (``INDEX_DENIAL_SHARE``; inf: none seen, or none such)
 
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
@@ -925,7 +929,7 @@ def _index_fit(
     this card's own corners) (1: exactly as
     expected; 0 where another card's index is too like this one's to tell them apart);
     and the least extra mismatch (capped cells) of the cards whose index can be told apart
-    (inf: none)."""
+    and fits better by ``INDEX_DENIAL_SHARE`` of the difference (inf: none)."""
     n = len(group.labels)
     way = np.argmin(sums, axis=0)  # (N,) each card's better orientation
     differ = _index_differ(group, level, n_best, o_best, np.arange(n), way, corners_seen, masks)
@@ -933,8 +937,9 @@ def _index_fit(
     told = others & (differ >= INDEX_DISTINCT)
     # (against this card's index either way round: which way round a card lies is its
     # print's to say, and a pose a little off may line the other way up better)
-    theirs = sums[way, np.arange(n)][told]
-    distinct = float((theirs - sums[:, n_best].min()).min()) / CAP if told.any() else np.inf
+    lead = (sums[way, np.arange(n)] - sums[:, n_best].min()) / CAP
+    denying = told & (lead < -INDEX_DENIAL_SHARE * differ)
+    distinct = float(lead[denying].min()) if denying.any() else np.inf
     if float(differ[others].min()) < INDEX_DISTINCT:
         return 0.0, distinct
     return float((extra[others] / differ[others]).min()), distinct

@@ -430,6 +430,16 @@ def test_a_card_whose_corner_shows_its_own_print_is_read_from_it(
     _assert_read_in_part(deck_name, "2304x1296", seed, index, card_id, 0.35)
 
 
+def test_an_index_corner_fitting_another_suit_a_little_better_does_not_veto() -> None:
+    """A benchmark scene (the simple third-party deck, 2304x1296, seed 404): the hearts 2
+    under an arm, its index corner in view.  The diamonds 2's index fitted that corner
+    better by half a cell, in the arm's shade -- a twentieth of how much the two large
+    indices differ -- and that vetoed a reading its print made clear (``INDEX_DENIAL``).
+    A better fit vetoes only where it is also a share of that difference
+    (``match.INDEX_DENIAL_SHARE``)."""
+    _assert_read_in_part("oc-simple", "2304x1296", 404, 3, "oc-simple:h-2", 0.65)
+
+
 def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
     """A benchmark scene (the white third-party deck, 1280x720): the clubs 5 and the
     diamonds 7 under cards, a third of each showing.  The unread outlines lying on each
