@@ -288,11 +288,9 @@ def _identify(
     covers: list[Array],
     t: Thresholds,
     sizes: Sequence[SizeGroup],
-    second_look: bool = False,
 ) -> match.Decision:
     """Identify hypothesis ``i`` as a card of ``group`` (``sizes``: every size group of
-    the deck, whose other index corners it must not look more like; ``second_look``: read
-    again with unread outlines on it cut out, so bare index corners say nothing)."""
+    the deck, whose other index corners it must not look more like)."""
     quad = sharp.quad(i)
     size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
     lk = match.look(image, h, quad, size, covers)
@@ -308,7 +306,7 @@ def _identify(
         seen = lk if sure_pose else lk.without_foreign()
         return match.identify(
             group, seen, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
-            shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes, second_look,
+            shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes,
         )  # fmt: skip
 
     dec = decide(lk, sure_pose)
@@ -447,7 +445,7 @@ def _read(
             if len(unread) <= tried:  # (none, or the same as before)
                 continue
             tried = len(unread)
-            retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes, True)
+            retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
             _trace(quad, "read again under outlines on it", least, retry)
             if retry.label is not None:
                 dec, covers = retry, covers + unread

@@ -583,7 +583,6 @@ def identify(
     doubtful: bool = False,
     min_whole_margin: float = 0.1,
     other_sizes: Sequence[SizeGroup] = (),
-    bare_index_unseen: bool = False,
 ) -> Decision:
     """The card in ``lk``, or None if not sure.  ``sure_pose``: the card's outline is seen
     sharply all round (nothing hides its edges).  ``min_shown_gap``: the gap over
@@ -594,9 +593,9 @@ def identify(
     margin enough for a card seen whole, with a sharp outline or nothing on it.
     ``other_sizes``: the deck's cards of other sizes, whose index corners a card seen in
     part must not fit clearly better (the outline may be a corner of a bigger card).
-    ``bare_index_unseen``: an index corner the card prints bare (a joker's) counts as not
-    seen -- on a second look with unread outlines cut out, where little but plain paper
-    may be left, and any plain paper fits a bare index best."""
+    An index corner the card prints bare (a joker's) counts as not seen: any plain
+    surface fits a bare index best (a patch of table between an arm and a pen was read as
+    a joker seen whole from its "index")."""
     coarse = _coarse_scores(group, lk)
     if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
@@ -732,7 +731,7 @@ def identify(
     # corner does not speak clearly for it, its print must.  So too for a card in view
     # all round whose outline is not sharp and whose cells are not all explained: a hand
     # or a card unread may lie on it, or the pose may be millimetres off.
-    printed = seen_corners & group.index_inked[n_best] if bare_index_unseen else seen_corners
+    printed = seen_corners & group.index_inked[n_best]
     index_seen = bool(printed.any())
     # A back's fine pattern may alias so that few of its cells fit (see ``clear``); where
     # its index corner shows, the corner fits the back far better than any face's.
