@@ -426,7 +426,7 @@ def test_a_card_whose_corner_shows_its_own_print_is_read_from_it(
     what shows was the print of the cards on them, so no card explained half the print in
     view and they were not read, though their index corner fitted them better than any
     other card's and the print round it was theirs.  Such a card is now read from that
-    corner (``match.CORNER_ZONE_MM``)."""
+    corner (``match.CORNER_ZONES_MM``)."""
     _assert_read_in_part(deck_name, "2304x1296", seed, index, card_id, 0.35)
 
 
@@ -438,6 +438,15 @@ def test_an_index_corner_fitting_another_suit_a_little_better_does_not_veto() ->
     A better fit vetoes only where it is also a share of that difference
     (``match.INDEX_DENIAL_SHARE``)."""
     _assert_read_in_part("oc-simple", "2304x1296", 404, 3, "oc-simple:h-2", 0.65)
+
+
+def test_a_strip_under_a_card_not_read_is_read_from_a_narrow_zone_round_its_corner() -> None:
+    """A benchmark scene (2304x1296, seed 202, scene 55): the riddles king under the
+    diamonds 3, a strip a fifth of it wide showing with its index corner.  The zone round
+    the corner 24 mm wide reached into the print of the card on it, so too little of it
+    was explained for a corner read; a narrower zone, still round the whole index, is its
+    own print (``match.CORNER_ZONES_MM``)."""
+    _assert_read_in_part("agi", "2304x1296", 202, 55, "agi:riddles-k", 0.25)
 
 
 def test_a_plain_patch_of_table_is_not_read_as_a_joker_from_its_bare_corner() -> None:

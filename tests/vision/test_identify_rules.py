@@ -13,7 +13,7 @@ from bench.cards import standin_deck
 from tablehub.vision import corners, identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
 from tablehub.vision.scene import random_scene, render_scene
-from tablehub.vision.templates import Enrolled
+from tablehub.vision.templates import INDEX_MM, Enrolled
 
 
 def _reading(card_id: str, complete: bool, x: float = 0.0) -> CardReading:
@@ -220,7 +220,7 @@ def test_a_look_is_given_up_early_unless_a_card_explains_its_corner() -> None:
     the corner in view.  Else the look is given up before the costly comparisons."""
     size = (63.0, 88.0)
     cells = 20 * 28
-    zone = match._corner_zone(size, np.array([True, False]))
+    zone = match._corner_zone(size, np.array([True, False]), (24.0, 33.0))
     assert 20 <= zone.sum() < 100  # the cells within 24 x 33 mm of the top-left corner
     view = SimpleNamespace(shifts=[np.zeros(1), None], valid=[np.ones(cells, bool)] * 2)
     printed = SimpleNamespace(index_inked=np.array([[True, True], [True, True]]))
@@ -233,6 +233,18 @@ def test_a_look_is_given_up_early_unless_a_card_explains_its_corner() -> None:
     assert not match._corner_explained(printed, view, [nothing, nothing], cand, size)
     # A bare index (a joker's) is read from nowhere: any plain paper would fit it.
     assert not match._corner_explained(bare, view, [fits, nothing], cand, size)
+    # A narrower zone explained is enough (a strip of a fan: the card on it, not read,
+    # covers the first zone's outer cells), but still one round the whole index.
+    narrow = match._corner_zone(size, np.array([True, False]), (12.0, 33.0))
+    strip = np.ones((cells, 2), np.float32)
+    strip[narrow, 0] = 0.0
+    assert match._corner_explained(printed, view, [strip, nothing], cand, size)
+    _, _, x1, y1 = INDEX_MM
+    assert all(zx >= x1 - 1.0 and zy >= y1 for zx, zy in match.CORNER_ZONES_MM)
+    part = match._corner_zone(size, np.array([True, False]), (x1 - 6.0, 33.0))
+    inside = np.ones((cells, 2), np.float32)
+    inside[part, 0] = 0.0
+    assert not match._corner_explained(printed, view, [inside, nothing], cand, size)
 
 
 def _card_on_felt(px_per_mm: float = 3.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
