@@ -449,6 +449,30 @@ def test_a_strip_under_a_card_not_read_is_read_from_a_narrow_zone_round_its_corn
     _assert_read_in_part("agi", "2304x1296", 202, 55, "agi:riddles-k", 0.25)
 
 
+def test_a_strip_of_a_fan_showing_little_of_its_outline_is_still_examined() -> None:
+    """A benchmark scene (2304x1296, seed 202, scene 11): the diamonds 2 in a fan, a
+    tenth of it showing with its index corner between the cards on it.  Under half of its
+    outline shows sharply, and outlines were examined only from half
+    (``identify.Thresholds.min_support``, now 0.42)."""
+    _assert_read_in_part("agi", "2304x1296", 202, 11, "agi:diamonds-2", 0.15)
+
+
+def test_a_corner_whose_print_is_nearly_all_its_own_is_read_from() -> None:
+    """A benchmark scene (2304x1296, seed 202, scene 23): the bats 7 under cards, a fifth
+    of it showing with its index corner.  A little under 0.9 of the cells round that
+    corner were explained, the share a corner read asked (``match.CORNER_EXPLAINED``,
+    now 0.85)."""
+    _assert_read_in_part("agi", "2304x1296", 202, 23, "agi:bats-7", 0.25)
+
+
+def test_a_doubtful_strip_whose_thumbnail_fits_a_card_somewhat_is_looked_at() -> None:
+    """A benchmark scene (2304x1296, seed 202, scene 11): the diamonds 9 under cards read,
+    a quarter of it showing and little of its outline.  Its coarse thumbnail's mismatch
+    with its best card was over 0.7 of that with the median card, so it was taken for no
+    card without a closer look (``match.PHANTOM_FIT``, now 0.85)."""
+    _assert_read_in_part("agi", "2304x1296", 202, 11, "agi:diamonds-9", 0.3)
+
+
 def test_a_plain_patch_of_table_is_not_read_as_a_joker_from_its_bare_corner() -> None:
     """A benchmark scene (the heruka third-party deck, 2304x1296, seed 7, scene 82): an
     arm and a pen on a plain tablecloth made half an outline round bare table, read as the
