@@ -942,11 +942,12 @@ def _index_fit(
     n = len(group.labels)
     way = np.argmin(sums, axis=0)  # (N,) each card's better orientation
     differ = _index_differ(group, level, n_best, o_best, np.arange(n), way, corners_seen, masks)
-    extra = (sums[way, np.arange(n)] - sums[o_best, n_best]) / CAP
+    theirs = sums[way, np.arange(n)]  # (N,) each card's index fit, its better way round
+    extra = (theirs - sums[o_best, n_best]) / CAP
     told = others & (differ >= INDEX_DISTINCT)
     # (against this card's index either way round: which way round a card lies is its
     # print's to say, and a pose a little off may line the other way up better)
-    lead = (sums[way, np.arange(n)] - sums[:, n_best].min()) / CAP
+    lead = (theirs - sums[:, n_best].min()) / CAP
     denying = told & (lead < -INDEX_DENIAL_SHARE * differ)
     distinct = float(lead[denying].min()) if denying.any() else np.inf
     if float(differ[others].min()) < INDEX_DISTINCT:
