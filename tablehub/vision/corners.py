@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -72,6 +72,7 @@ class Hypotheses:
     edges: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: an edge at each outline point
     straight: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: ... running along the side
     late: Array | None = None  # (n,) bool: a rough pose (one arm seen), examined last
+    blurred: Array | None = None  # (n,) support counting blurred sides too (``refine_blurred``)
 
     def __len__(self) -> int:
         return len(self.angle)
@@ -771,6 +772,7 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
         None if hyp.edges is None else hyp.edges[idx],
         None if hyp.straight is None else hyp.straight[idx],
         None if hyp.late is None else hyp.late[idx],
+        None if hyp.blurred is None else hyp.blurred[idx],
     )
 
 
@@ -781,6 +783,7 @@ def refine(
     reach_mm: Sequence[float] = (2.5, 1.2),
     step_mm: float = 0.25,
     min_step: float = 6.0,
+    gap: int = 2,
 ) -> Hypotheses:
     """Sharpen poses on the full-resolution frame: along every side, the strongest edge
     across it (a profile of the frame's colour channels), then a rigid fit; points far
@@ -796,24 +799,14 @@ def refine(
     hgt, wid = image.shape[:2]
     keep = np.ones(local.shape[:2], bool)
     for r, reach in enumerate([*reach_mm, 0.6]):
-        offsets = np.arange(-reach, reach + 1e-9, step_mm)
+        wide = (gap - 2) * step_mm / 2
+        offsets = np.arange(-reach - wide, reach + wide + 1e-9, step_mm)
         world, normal = _placed(centre, angle, local, local_normals)
         probe = world[:, :, None, :] + offsets[None, None, :, None] * normal[:, :, None, :]
         px = transform(table_to_image, probe.reshape(-1, 2)).astype(np.float32)
         vals = _sample(image, px)
         vals = vals.reshape(n, local.shape[1], len(offsets), -1)
-        steps = np.abs(vals[:, :, 2:] - vals[:, :, :-2])
-        diff = steps[..., 0]  # (n, S, K-2): the strongest channel's step
-        for ch in range(1, steps.shape[-1]):
-            diff = np.maximum(diff, steps[..., ch])
-        best = np.argmax(diff, axis=2)
-        strength = np.take_along_axis(diff, best[..., None], 2)[..., 0]
-        # Sub-sample peak: a parabola through the best and its neighbours.
-        lo = np.take_along_axis(diff, np.maximum(best - 1, 0)[..., None], 2)[..., 0]
-        hi = np.take_along_axis(diff, np.minimum(best + 1, diff.shape[2] - 1)[..., None], 2)[..., 0]
-        den = lo - 2 * strength + hi
-        frac = np.where(np.abs(den) > 1e-6, 0.5 * (lo - hi) / np.where(den == 0, 1, den), 0.0)
-        t = offsets[1:-1][best] + np.clip(frac, -0.5, 0.5) * step_mm
+        strength, t = _side_steps(vals, offsets, gap, step_mm)
         inside = (
             ((px[:, 0] >= 1) & (px[:, 0] < wid - 2) & (px[:, 1] >= 1) & (px[:, 1] < hgt - 2))
             .reshape(n, local.shape[1], len(offsets))
@@ -832,7 +825,73 @@ def refine(
         # Points whose edge lies far from the fitted side are something else (print,
         # shadow, another card): leave them out of the next round.
         keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
-    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late)
+    return Hypotheses(
+        centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late, hyp.blurred
+    )
+
+
+def _side_steps(vals: Array, offsets: Array, gap: int, step_mm: float) -> tuple[Array, Array]:
+    """The strongest step across each side in profiles ``vals`` (n, S, K, channels) taken
+    at ``offsets`` (K,) mm, over ``gap`` samples: its strength (grey levels, the strongest
+    channel's) and where it lies (mm, to a fraction of a sample)."""
+    steps = np.abs(vals[:, :, gap:] - vals[:, :, :-gap])
+    diff = steps[..., 0]
+    for ch in range(1, steps.shape[-1]):
+        diff = np.maximum(diff, steps[..., ch])
+    best = np.argmax(diff, axis=2)
+    strength = np.take_along_axis(diff, best[..., None], 2)[..., 0]
+    # Sub-sample peak: a parabola through the best and its neighbours.
+    lo = np.take_along_axis(diff, np.maximum(best - 1, 0)[..., None], 2)[..., 0]
+    hi = np.take_along_axis(diff, np.minimum(best + 1, diff.shape[2] - 1)[..., None], 2)[..., 0]
+    den = lo - 2 * strength + hi
+    frac = np.where(np.abs(den) > 1e-6, 0.5 * (lo - hi) / np.where(den == 0, 1, den), 0.0)
+    mid = (offsets[gap:] + offsets[:-gap]) / 2
+    out: Array = mid[best] + np.clip(frac, -0.5, 0.5) * step_mm
+    return strength, out
+
+
+BLUR_STEP_PX = 1.5  # a blurred side's step is measured over this many pixels ...
+BLUR_PX_PER_MM = 2.0  # ... in frames with fewer pixels per mm than this
+
+
+def refine_blurred(
+    image: Array, table_to_image: Array, hyp: Hypotheses, least: float, step_mm: float = 0.25
+) -> Hypotheses:
+    """``hyp`` (as ``refine`` gives them) with those supported under ``least`` refined
+    again with each side's step measured over ``BLUR_STEP_PX`` pixels, where the frame has
+    under ``BLUR_PX_PER_MM``: at low resolution a blurred side's step over a fraction of
+    a millimetre is too small to count (a whole card on a pale table in a blurred
+    frame).  Those then supported ``least`` or better take that pose and its edges;
+    ``blurred`` holds that support (the share of the outline sharp stays ``support``)."""
+    blurred = hyp.support.copy()
+    weak = np.nonzero(hyp.support < least)[0]
+    if len(weak) == 0:
+        return replace(hyp, blurred=blurred)
+    centre = hyp.centre[weak]
+    at = transform(table_to_image, centre)
+    step = transform(table_to_image, centre + np.array([1.0, 0.0])) - at
+    ppm = np.hypot(step[:, 0], step[:, 1])  # px per mm at each
+    weak = weak[ppm < BLUR_PX_PER_MM]
+    if len(weak) == 0:
+        return replace(hyp, blurred=blurred)
+    ppm_mean = float(ppm[ppm < BLUR_PX_PER_MM].mean())
+    gap = max(3, round(BLUR_STEP_PX / (step_mm * ppm_mean)))
+    again = refine(image, table_to_image, take(hyp, weak), gap=gap)
+    took = again.support >= least
+    idx = weak[took]
+    centre, angle = hyp.centre.copy(), hyp.angle.copy()
+    centre[idx], angle[idx] = again.centre[took], again.angle[took]
+    blurred[idx] = again.support[took]
+    edges = straight = None
+    if hyp.edges is not None and again.edges is not None:
+        edges = hyp.edges.copy()
+        edges[idx] = again.edges[took]
+    if hyp.straight is not None and again.straight is not None:
+        straight = hyp.straight.copy()
+        straight[idx] = again.straight[took]
+    return Hypotheses(
+        centre, angle, hyp.size, hyp.support, hyp.corners_seen, edges, straight, hyp.late, blurred
+    )
 
 
 ALONG_MM = 1.0  # an edge runs along its side where the frame, this far either way along

@@ -102,3 +102,33 @@ def test_a_corner_whose_other_side_does_not_show_at_all_is_examined_last() -> No
     near = [i for i, q in enumerate(hyp.quads()) if _offset_mm(q, truth) < 3.0]
     assert near and all(hyp.late[i] for i in near)
     assert not hyp.late[: int(np.argmax(hyp.late))].any()  # the rough ones come last
+
+
+def test_a_blurred_side_at_low_resolution_is_measured_over_more_pixels() -> None:
+    """A benchmark scene (chaos, 1280x720, seed 7, scene 1: about 1 px/mm, a pale grey
+    table, the frame blurred): the green 9 seen whole.  Its sides' steps over half a
+    millimetre are a few grey levels, so a pose a millimetre off does not move and shows
+    under half of its outline.  Measured over 1.5 px the sides show nearly all round and
+    the pose comes within a millimetre; the share sharp (``support``) stays as it was."""
+    _, faces, ids = standin_deck("chaos")
+    rendered = bench_scene(faces, ids, "1280x720", 7, 1)
+    h = rendered.table_to_image
+    (card,) = [c for c in rendered.cards if c.card_id == "chaos:green-9"]
+    truth = corners.transform(np.linalg.inv(h), card.corners_px)
+    top = truth[1] - truth[0]
+    off = corners.Hypotheses(
+        truth.mean(0)[None] + [0.7, -0.5],
+        np.array([np.arctan2(top[1], top[0]) + 0.01]),
+        np.array([[63.0, 88.0]]),
+        np.zeros(1),
+        np.ones(1),
+    )
+    sharp = corners.refine(rendered.image, h, off)
+    assert sharp.support[0] < 0.42
+    out = corners.refine_blurred(rendered.image, h, sharp, 0.42)
+    assert out.blurred is not None and out.blurred[0] >= 0.8
+    assert out.support[0] == sharp.support[0]
+    assert _offset_mm(out.quad(0), truth) < 1.0
+    # A frame of 2 px/mm or more is left as it is.
+    fine = corners.refine_blurred(rendered.image, h @ np.diag([3.0, 3.0, 1.0]), sharp, 0.42)
+    assert fine.blurred is not None and fine.blurred[0] == sharp.support[0]

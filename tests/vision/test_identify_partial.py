@@ -558,3 +558,26 @@ def test_an_index_corner_naming_another_card_vetoes_a_reading_from_print() -> No
     assert card.visible < 0.4
     assert "agi:bats-4" not in [r.card_id for r in readings]
     _assert_none_wrong(rendered, readings)
+
+
+def test_rough_poses_far_down_the_list_are_still_examined() -> None:
+    """A benchmark scene (oc-simple, 1280x720, seed 202, scene 4): the clubs 3 and 4 in a
+    fan on blue felt, each showing its index corner, with a long side on the card under
+    it and nothing of the side square to it.  The rough poses from those corners (one arm
+    seen) came 26th and 29th of the rough poses, and only 20 were examined
+    (``identify.Thresholds.max_late``, now 30)."""
+    rendered, readings = _bench_readings("oc-simple", "1280x720", 202, 4)
+    for card_id in ("oc-simple:c-3", "oc-simple:c-4"):
+        (card,) = [c for c in rendered.cards if c.card_id == card_id]
+        assert card.visible < 0.45 and card.index_visible
+        assert [r.complete for r in readings if r.card_id == card_id] == [False]
+    _assert_none_wrong(rendered, readings)
+
+
+def test_a_strip_under_cards_showing_only_blurred_sides_is_not_read() -> None:
+    """A benchmark scene (oc-ornamental, 1280x720, seed 303, scene 14): the spades queen
+    under cards read, its outline found 4 mm off.  Measured over 1.5 px its sides showed
+    two thirds of it (``corners.refine_blurred``, for a card seen whole in a blurred
+    frame), and the print read as the clubs queen.  An outline under cards must show
+    enough of itself sharply."""
+    _assert_none_wrong(*_bench_readings("oc-ornamental", "1280x720", 303, 14))

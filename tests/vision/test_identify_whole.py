@@ -150,3 +150,20 @@ def test_a_back_whose_border_is_lost_on_a_white_table_is_read_where_it_fits(
     tally = Tally()
     score_scene(rendered, readings, tally)
     assert tally.wrong == 0, tally.errors
+
+
+def test_whole_cards_on_a_pale_table_in_a_blurred_frame_are_read() -> None:
+    """A benchmark scene (chaos, 1280x720, seed 7, scene 1): eight cards seen whole,
+    about 1 px/mm, on a pale grey table, the frame blurred.  Each side's step over half a
+    millimetre was under the 6 grey levels an edge needs, so no outline showed even half
+    of itself sharply and none of the eight was read.  Sides are now also measured over
+    1.5 px where the frame has under 2 px/mm (``corners.refine_blurred``)."""
+    deck, faces, ids = standin_deck("chaos")
+    rendered = bench_scene(faces, ids, "1280x720", 7, 1)
+    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+    tally = Tally()
+    score_scene(rendered, readings, tally)
+    assert tally.wrong == 0, tally.errors
+    whole = {c.card_id for c in rendered.cards if c.visible > 0.99}
+    assert len(whole) == 8
+    assert whole <= {r.card_id for r in readings if r.complete}
