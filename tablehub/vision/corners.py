@@ -798,8 +798,8 @@ def refine(
     support = np.zeros(n)
     hgt, wid = image.shape[:2]
     keep = np.ones(local.shape[:2], bool)
+    wide = (gap - 2) * step_mm / 2  # the profile reaches this much further for a wider step
     for r, reach in enumerate([*reach_mm, 0.6]):
-        wide = (gap - 2) * step_mm / 2
         offsets = np.arange(-reach - wide, reach + wide + 1e-9, step_mm)
         world, normal = _placed(centre, angle, local, local_normals)
         probe = world[:, :, None, :] + offsets[None, None, :, None] * normal[:, :, None, :]
@@ -825,9 +825,7 @@ def refine(
         # Points whose edge lies far from the fitted side are something else (print,
         # shadow, another card): leave them out of the next round.
         keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
-    return Hypotheses(
-        centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late, hyp.blurred
-    )
+    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late)
 
 
 def _side_steps(vals: Array, offsets: Array, gap: int, step_mm: float) -> tuple[Array, Array]:
@@ -879,18 +877,23 @@ def refine_blurred(
     again = refine(image, table_to_image, take(hyp, weak), gap=gap)
     took = again.support >= least
     idx = weak[took]
-    centre, angle = hyp.centre.copy(), hyp.angle.copy()
-    centre[idx], angle[idx] = again.centre[took], again.angle[took]
     blurred[idx] = again.support[took]
-    edges = straight = None
-    if hyp.edges is not None and again.edges is not None:
-        edges = hyp.edges.copy()
-        edges[idx] = again.edges[took]
-    if hyp.straight is not None and again.straight is not None:
-        straight = hyp.straight.copy()
-        straight[idx] = again.straight[took]
-    return Hypotheses(
-        centre, angle, hyp.size, hyp.support, hyp.corners_seen, edges, straight, hyp.late, blurred
+
+    def put(into: Array, rows: Array | None) -> Array:
+        """``into`` with the refitted hypotheses' rows taken from ``rows`` (``again``'s)."""
+        if rows is None:
+            return into
+        out = into.copy()
+        out[idx] = rows[took]
+        return out
+
+    return replace(
+        hyp,
+        centre=put(hyp.centre, again.centre),
+        angle=put(hyp.angle, again.angle),
+        edges=None if hyp.edges is None else put(hyp.edges, again.edges),
+        straight=None if hyp.straight is None else put(hyp.straight, again.straight),
+        blurred=blurred,
     )
 
 

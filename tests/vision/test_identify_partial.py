@@ -4,22 +4,20 @@ A scene the benchmark found (agi, 2.95 px/mm, cloth), rebuilt card by card."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
 
-from bench.cards import Tally, bench_scene, score_scene, standin_deck
-from tablehub.vision.identify import CardReading, read_cards
+from bench.cards import standin_deck
+from tablehub.vision.identify import read_cards
 from tablehub.vision.scene import (
     Camera,
     CardPlacement,
     Lighting,
-    RenderedScene,
     Scene,
     Sleeve,
     render_scene,
 )
+from tests.vision.bench_scenes import assert_none_wrong, bench_readings
 
 
 def test_a_strip_under_a_queen_is_not_read_as_a_queen() -> None:
@@ -188,33 +186,16 @@ def test_strips_of_a_fan_are_read_from_their_index_corners(seed: int) -> None:
     assert min(r.confidence for r in readings) > 0.5
 
 
-@cache
-def _bench_readings(
-    deck_name: str, size: str, seed: int, index: int
-) -> tuple[RenderedScene, list[CardReading]]:
-    """A benchmark scene rebuilt (``bench_scene``) and what the reader makes of it (kept:
-    a test may check several cards of one scene)."""
-    deck, faces, ids = standin_deck(deck_name)
-    rendered = bench_scene(faces, ids, size, seed, index)
-    return rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
-
-
-def _assert_none_wrong(rendered: RenderedScene, readings: list[CardReading]) -> None:
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
-
-
 def _assert_read_in_part(
     deck_name: str, size: str, seed: int, index: int, card_id: str, shown_under: float
 ) -> None:
     """In a benchmark scene, ``card_id`` shows in part (under ``shown_under`` of it, its
     index corner in view): it is read once, as a part, and nothing is read wrong."""
-    rendered, readings = _bench_readings(deck_name, size, seed, index)
+    rendered, readings = bench_readings(deck_name, size, seed, index)
     (card,) = [c for c in rendered.cards if c.card_id == card_id]
     assert card.visible < shown_under and card.index_visible
     assert [r.complete for r in readings if r.card_id == card_id] == [False]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(
@@ -230,7 +211,7 @@ def test_a_card_seen_in_part_explaining_half_of_it_needs_its_index(
     the cells seen (a pose a little off, or another card's print), and the index corner
     did not speak for the card; such a reading now needs its index corner to fit better
     than every other card's."""
-    _assert_none_wrong(*_bench_readings(deck_name, size, seed, index))
+    assert_none_wrong(*bench_readings(deck_name, size, seed, index))
 
 
 def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
@@ -238,14 +219,14 @@ def test_a_back_seen_in_part_is_read_from_its_index_corner() -> None:
     under others, a quarter of it showing with an index corner.  The back's fine pattern
     aliases at the camera's resolution, so too few of its cells fit for a card seen in
     part; its index corner, though, fits the back far better than any face's."""
-    rendered, readings = _bench_readings("oc-simple", "2304x1296", 101, 2)
+    rendered, readings = bench_readings("oc-simple", "2304x1296", 101, 2)
     (king,) = [k for k, c in enumerate(rendered.cards) if c.card_id == "oc-simple:s-k"]
     assert not rendered.cards[king].face_up and rendered.cards[king].visible < 0.3
     backs = [r for r in readings if not r.face_up and not r.complete]
     assert len(backs) == 1
     truth = rendered.cards[king].corners_px
     assert min(np.abs(np.roll(backs[0].corners, k, 0) - truth).max() for k in (0, 2)) < 10.0
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_fan_strip_whose_side_lies_on_a_card_unseen_is_read() -> None:
@@ -254,10 +235,10 @@ def test_a_fan_strip_whose_side_lies_on_a_card_unseen_is_read() -> None:
     Its left side lies on the 9's paper without a line, so only a corner with one arm
     (the top side, against the table) proposes it, with a rough pose; its index corner
     pins it."""
-    rendered, readings = _bench_readings("agi", "2304x1296", 202, 14)
+    rendered, readings = bench_readings("agi", "2304x1296", 202, 14)
     (six,) = [r for r in readings if r.card_id == "agi:diamonds-6"]
     assert not six.complete
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(
@@ -275,7 +256,7 @@ def test_a_rough_pose_is_read_only_where_its_index_corner_names_the_card(
     the print decided, explaining only 60% of what shows.  A rough pose is now read only
     where a printed index corner shows that does not lean to another card, and, where
     that corner does not name the card, most of what shows fits it."""
-    _assert_none_wrong(*_bench_readings(deck_name, "2304x1296", seed, index))
+    assert_none_wrong(*bench_readings(deck_name, "2304x1296", seed, index))
 
 
 def test_an_index_corner_partly_under_a_card_read_is_compared_where_it_shows() -> None:
@@ -284,10 +265,10 @@ def test_an_index_corner_partly_under_a_card_read_is_compared_where_it_shows() -
     compared only where they showed whole, so the 9 was told from the other yellow cards
     by its print alone, too little to be sure.  The part of its index corner that shows
     is now compared (``match.INDEX_PART``)."""
-    rendered, readings = _bench_readings("chaos", "2304x1296", 101, 10)
+    rendered, readings = bench_readings("chaos", "2304x1296", 101, 10)
     (nine,) = [r for r in readings if r.card_id == "chaos:yellow-9"]
     assert not nine.complete
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(
@@ -302,7 +283,7 @@ def test_an_index_corner_in_part_counts_only_where_an_index_fits_it(
     was read as the blue 7, an 8 of Bats as Clayface.  A part of an index corner now
     counts only where some card's index fits it nearly as well as it shows print there
     (``match.PART_FIT``)."""
-    _assert_none_wrong(*_bench_readings(deck_name, size, 303, index))
+    assert_none_wrong(*bench_readings(deck_name, size, 303, index))
 
 
 def test_a_fan_strip_showing_its_index_and_little_else_is_read() -> None:
@@ -311,13 +292,13 @@ def test_a_fan_strip_showing_its_index_and_little_else_is_read() -> None:
     shows (six or seven 3 mm cells), under the eight a card must explain to count as one,
     so it was given up before its index corner was compared.  A card may now be read from
     its index corner with five (``match.INDEX_INKED``)."""
-    rendered, readings = _bench_readings("agi", "2304x1296", 2028, 2)
+    rendered, readings = bench_readings("agi", "2304x1296", 2028, 2)
     (seven,) = [c for c in rendered.cards if c.card_id == "agi:bats-7"]
     assert seven.visible < 0.25 and seven.index_visible
     (read,) = [r for r in readings if r.card_id == "agi:bats-7"]
     assert not read.complete
     assert np.abs(read.corners.mean(0) - seven.corners_px.mean(0)).max() < 10.0
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_strip_whose_index_names_it_by_half_the_expected_lead_is_read() -> None:
@@ -335,7 +316,7 @@ def test_a_little_print_is_not_read_from_a_bare_index_corner() -> None:
     are bare paper, so they fit it better than any printed index, and with five printed
     cells explained it was read as the joker.  A card read from a little print
     (``match.INDEX_INKED``) must have its index printed where it is seen."""
-    _assert_none_wrong(*_bench_readings("heruka", "1280x720", 2028, 140))
+    assert_none_wrong(*bench_readings("heruka", "1280x720", 2028, 140))
 
 
 @pytest.mark.parametrize(("size", "seed", "index"), [("2304x1296", 7, 51), ("1280x720", 202, 1)])
@@ -349,7 +330,7 @@ def test_a_card_read_again_with_unread_outlines_cut_out_is_not_read_from_a_bare_
     corner the card prints bare counts as not seen: the card must be read from its print
     (on a first reading, where more of the card shows, the rule cost right readings of
     jokers: heruka, seed 202, 200 scenes: 7 fewer right)."""
-    _assert_none_wrong(*_bench_readings("heruka", size, seed, index))
+    assert_none_wrong(*bench_readings("heruka", size, seed, index))
 
 
 def test_a_strip_under_an_unread_card_is_read_with_that_card_cut_out() -> None:
@@ -387,7 +368,7 @@ def test_another_pose_of_a_card_not_identified_reads_no_other_card() -> None:
     its index corner.  Another pose of a card not identified reads another card than the
     one that pose fitted best only from more than a little print (``match.LITTLE_PRINT``
     printed cells)."""
-    _assert_none_wrong(*_bench_readings("agi", "1280x720", 2028, 177))
+    assert_none_wrong(*bench_readings("agi", "1280x720", 2028, 177))
 
 
 def test_another_pose_without_the_index_corner_that_denied_a_card_reads_nothing() -> None:
@@ -396,7 +377,7 @@ def test_another_pose_without_the_index_corner_that_denied_a_card_reads_nothing(
     far better than the 3's (by 12.8 capped cells), so it was not read.  Another pose of
     it showed no index corner and read the clubs 3.  Where a card's index corner named
     another card clearly, another pose of it that shows no index corner is not read."""
-    _assert_none_wrong(*_bench_readings("heruka", "1280x720", 2028, 123))
+    assert_none_wrong(*bench_readings("heruka", "1280x720", 2028, 123))
 
 
 def test_a_corner_whose_index_is_a_smaller_card_s_is_not_read() -> None:
@@ -480,10 +461,10 @@ def test_a_plain_patch_of_table_is_not_read_as_a_joker_from_its_bare_corner() ->
     0.97: any plain surface fits a bare index corner best, so the "corner" spoke for the
     joker.  A bare index corner now never counts as an index seen (six of the 121 wrong
     readings of the full benchmark at 67a1928 were this joker where no card lay)."""
-    rendered, readings = _bench_readings("heruka", "2304x1296", 7, 82)
+    rendered, readings = bench_readings("heruka", "2304x1296", 7, 82)
     assert "heruka:2j" not in [c.card_id for c in rendered.cards]
     assert "heruka:2j" not in [r.card_id for r in readings]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_outlines_on_a_strip_are_cut_out_from_half_support() -> None:
@@ -502,11 +483,11 @@ def test_a_card_under_a_hand_is_compared_with_its_twin() -> None:
     queen ranked 42nd, out of the shortlist compared cell by cell, and the card was read
     as the clubs queen.  The twins of the likeliest cards are compared too now: the two
     queens tell apart only by a suit sign, and nothing is read wrong."""
-    rendered, readings = _bench_readings("oc-ornamental", "1280x720", 2028, 66)
+    rendered, readings = bench_readings("oc-ornamental", "1280x720", 2028, 66)
     (card,) = [c for c in rendered.cards if c.card_id == "oc-ornamental:s-q"]
     assert card.visible < 0.5
     assert "oc-ornamental:c-q" not in [r.card_id for r in readings]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_sharp_outline_does_not_outvote_the_index_when_most_print_is_unexplained() -> None:
@@ -515,11 +496,11 @@ def test_a_sharp_outline_does_not_outvote_the_index_when_most_print_is_unexplain
     few millimetres off, read as hero-basic-10 although the index corner named another
     card clearly (hero-basic-06, the card there) and only 57% of the cells fitted.  A sharp
     outline outvotes the index corner only where the card explains most of what shows."""
-    rendered, readings = _bench_readings("rg", "1280x720", 2028, 151)
+    rendered, readings = bench_readings("rg", "1280x720", 2028, 151)
     (card,) = [c for c in rendered.cards if c.card_id == "rg:hero-basic-06"]
     assert card.visible < 0.4
     assert "rg:hero-basic-10" not in [r.card_id for r in readings]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_card_in_view_all_round_but_not_clearly_needs_its_index_as_a_part_does() -> None:
@@ -528,11 +509,11 @@ def test_a_card_in_view_all_round_but_not_clearly_needs_its_index_as_a_part_does
     whole as the riddles 3, though its outline was half supported, a quarter of its cells
     unexplained and its index corner fitted another card better.  A card in view all round
     without a sharp outline or every cell explained is judged as one seen in part."""
-    rendered, readings = _bench_readings("agi", "1280x720", 2028, 148)
+    rendered, readings = bench_readings("agi", "1280x720", 2028, 148)
     (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-4"]
     assert card.visible < 0.4
     assert "agi:riddles-3" not in [r.card_id for r in readings]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 @pytest.mark.parametrize(("index", "card_id"), [(2, "agi:hearts-8"), (10, "agi:joker-1")])
@@ -553,11 +534,11 @@ def test_an_index_corner_naming_another_card_vetoes_a_reading_from_print() -> No
     from this card's, fits better by ``match.INDEX_DENIAL`` now vetoes a reading of a card
     seen in part (2,000 scenes of that deck and size: 6 of the 12 wrong readings looked
     at)."""
-    rendered, readings = _bench_readings("agi", "2304x1296", 7, 124)
+    rendered, readings = bench_readings("agi", "2304x1296", 7, 124)
     (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-6"]
     assert card.visible < 0.4
     assert "agi:bats-4" not in [r.card_id for r in readings]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_rough_poses_far_down_the_list_are_still_examined() -> None:
@@ -566,12 +547,12 @@ def test_rough_poses_far_down_the_list_are_still_examined() -> None:
     it and nothing of the side square to it.  The rough poses from those corners (one arm
     seen) came 26th and 29th of the rough poses, and only 20 were examined
     (``identify.Thresholds.max_late``, now 30)."""
-    rendered, readings = _bench_readings("oc-simple", "1280x720", 202, 4)
+    rendered, readings = bench_readings("oc-simple", "1280x720", 202, 4)
     for card_id in ("oc-simple:c-3", "oc-simple:c-4"):
         (card,) = [c for c in rendered.cards if c.card_id == card_id]
         assert card.visible < 0.45 and card.index_visible
         assert [r.complete for r in readings if r.card_id == card_id] == [False]
-    _assert_none_wrong(rendered, readings)
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_strip_under_cards_showing_only_blurred_sides_is_not_read() -> None:
@@ -580,4 +561,4 @@ def test_a_strip_under_cards_showing_only_blurred_sides_is_not_read() -> None:
     two thirds of it (``corners.refine_blurred``, for a card seen whole in a blurred
     frame), and the print read as the clubs queen.  An outline under cards must show
     enough of itself sharply."""
-    _assert_none_wrong(*_bench_readings("oc-ornamental", "1280x720", 303, 14))
+    assert_none_wrong(*bench_readings("oc-ornamental", "1280x720", 303, 14))

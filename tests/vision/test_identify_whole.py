@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.cards import Tally, bench_scene, score_scene, standin_deck
+from bench.cards import bench_scene, standin_deck
 from tablehub.vision.identify import read_cards
 from tablehub.vision.scene import (
     Camera,
@@ -18,6 +18,7 @@ from tablehub.vision.scene import (
     Sleeve,
     render_scene,
 )
+from tests.vision.bench_scenes import assert_none_wrong, bench_readings
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -113,12 +114,8 @@ def test_a_card_seen_whole_with_nothing_on_it_is_read_on_a_smaller_margin() -> N
     one small pip.  The camera's blur leaves it a margin of 0.14 over the 5 -- under the
     0.16 a card seen in part needs, so it was not read; a card seen whole with nothing
     on it now needs 0.1."""
-    deck, faces, ids = standin_deck("agi")
-    rendered = bench_scene(faces, ids, "1280x720", 202, 2)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    rendered, readings = bench_readings("agi", "1280x720", 202, 2)
+    assert_none_wrong(rendered, readings)
     assert {"agi:hearts-4", "agi:hearts-5"} <= {c.card_id for c in rendered.cards}
     (four,) = [r for r in readings if r.card_id == "agi:hearts-4"]
     assert four.complete and four.confidence > 0.5
@@ -147,9 +144,7 @@ def test_a_back_whose_border_is_lost_on_a_white_table_is_read_where_it_fits(
     # Where the card lies: each corner within about a millimetre and a half.
     gaps = [np.hypot(*(back.corners - np.roll(truth.corners_px, k, 0)).T).max() for k in (0, 2)]
     assert min(gaps) < 4.0
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    assert_none_wrong(rendered, readings)
 
 
 def test_whole_cards_on_a_pale_table_in_a_blurred_frame_are_read() -> None:
@@ -158,12 +153,8 @@ def test_whole_cards_on_a_pale_table_in_a_blurred_frame_are_read() -> None:
     millimetre was under the 6 grey levels an edge needs, so no outline showed even half
     of itself sharply and none of the eight was read.  Sides are now also measured over
     1.5 px where the frame has under 2 px/mm (``corners.refine_blurred``)."""
-    deck, faces, ids = standin_deck("chaos")
-    rendered = bench_scene(faces, ids, "1280x720", 7, 1)
-    readings = read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
-    tally = Tally()
-    score_scene(rendered, readings, tally)
-    assert tally.wrong == 0, tally.errors
+    rendered, readings = bench_readings("chaos", "1280x720", 7, 1)
+    assert_none_wrong(rendered, readings)
     whole = {c.card_id for c in rendered.cards if c.visible > 0.99}
     assert len(whole) == 8
     assert whole <= {r.card_id for r in readings if r.complete}
