@@ -562,3 +562,16 @@ def test_a_strip_under_cards_showing_only_blurred_sides_is_not_read() -> None:
     frame), and the print read as the clubs queen.  An outline under cards must show
     enough of itself sharply."""
     assert_none_wrong(*bench_readings("oc-ornamental", "1280x720", 303, 14))
+
+
+def test_a_strip_showing_a_clubs_index_is_not_taken_for_the_spades_one() -> None:
+    """A benchmark scene (oc-white, 1280x720, seed 202, scene 0): the clubs 3 under the
+    spades 5, a strip showing its "3" and its club sign.  Cell by cell, at one pose, the
+    spades 3 fitted nearly as well (a club's lobes against a spade's point, at 1 px/mm),
+    so the card was left unread.  A close look at the pixels where the two differ
+    (``match._fine_lead``) rules the spades 3 out."""
+    rendered, readings = bench_readings("oc-white", "1280x720", 202, 0)
+    (card,) = [c for c in rendered.cards if c.card_id == "oc-white:c-3"]
+    assert card.visible < 0.3 and card.index_visible
+    assert [r.complete for r in readings if r.card_id == "oc-white:c-3"] == [False]
+    assert_none_wrong(rendered, readings)
