@@ -26,9 +26,11 @@ def test_cell_mismatch_compares_every_cell_with_every_template() -> None:
     group = build(faces, dict.fromkeys(faces, size)).groups[0]
     seen = group.cells[1][3] + rng.normal(0, 0.05, group.cells[1][3].shape).astype(np.float32)
     valid = rng.random(len(seen)) < 0.7
+    blank = np.zeros((1, 1, 3), np.float32)  # the pixels: not used by the cell comparison
     view = match._View(
-        [seen, turn_cells(seen)], [valid, valid[::-1].copy()], [None, None], [None, None]
-    )
+        [seen, turn_cells(seen)], [valid, valid[::-1].copy()], [None, None], [None, None],
+        blank, blank[..., 0],
+    )  # fmt: skip
     every = match._cell_mismatch(group, view, 1, np.arange(5))
     dists = match._seen_mismatch(every, view)
     for o, cells in enumerate(view.cells):
