@@ -97,8 +97,9 @@ NO_INDEX_MARGIN = 0.25  # normalised margin a card seen in part, no index corner
 INDEX_DOUBT_SHOWN = 5.0  # ... and then, for a card seen in part, the gap its print must
 # show over every rival (rendered scenes: wrong partial readings mostly had both)
 HALF_EXPLAINED = 0.6  # a card seen in part explaining less of what shows than this (the
-# rest another card's print, or a pose that is off) must have its index corner for it
-# (``index_lead`` at least ``BLIND_INDEX``; rendered scenes: such readings were wrong)
+# rest another card's print, or a pose that is off) must have its index corner for it:
+# printed, in view, and fitting it by ``BLIND_INDEX`` over any other card's (rendered
+# scenes: such readings were wrong; a joker's bare corner, or none in view, says nothing)
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
@@ -849,7 +850,7 @@ def identify(
         and (abs(index_lead) >= BLIND_INDEX or shown_gap >= BLIND_INDEX_SHOWN)
         # (an index corner another card's fits better by under BLIND_INDEX tells nothing)
         and (index_lead >= -BLIND_INDEX or shown_gap >= INDEX_DOUBT_SHOWN)
-        and (explained >= HALF_EXPLAINED * seen or index_lead >= BLIND_INDEX)
+        and (explained >= HALF_EXPLAINED * seen or (index_seen and index_lead >= BLIND_INDEX))
         # (an index corner that another card's, told apart from this one's, fits better
         # names that card: the print that speaks for this one lies, a pose off)
         and distinct_lead >= -INDEX_DENIAL

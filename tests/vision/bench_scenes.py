@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
-from bench.cards import Tally, bench_scene, score_scene, standin_deck
+import numpy as np
+
+from bench.cards import SCALES, SIZES, Tally, bench_scene, score_scene, standin_deck
 from tablehub.vision.identify import CardReading, read_cards
-from tablehub.vision.scene import RenderedScene
+from tablehub.vision.scene import RenderedScene, random_scene, render_scene
 
 
 @cache
@@ -17,6 +20,20 @@ def bench_readings(
     a test may check several cards of one scene)."""
     deck, faces, ids = standin_deck(deck_name)
     rendered = bench_scene(faces, ids, size, seed, index)
+    return rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
+
+
+def bench_readings_from(
+    deck_name: str, size: str, rng_state: dict[str, Any]
+) -> tuple[RenderedScene, list[CardReading]]:
+    """A benchmark scene far into a run, rebuilt from the state its random generator had
+    just before it (``rng.bit_generator.state``), and what the reader makes of it:
+    rendering the hundreds of scenes before it would take minutes."""
+    deck, faces, ids = standin_deck(deck_name)
+    rng = np.random.default_rng()
+    rng.bit_generator.state = rng_state
+    scene = random_scene(faces, ids, rng, image_size=SIZES[size], px_per_mm=SCALES[size])
+    rendered = render_scene(scene, rng)
     return rendered, read_cards(rendered.image, deck, table_to_image=rendered.table_to_image)
 
 
