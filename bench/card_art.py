@@ -16,10 +16,12 @@ Card ids: ``<deck>:<suit>-<rank>`` with suit ``c d h s`` and rank ``2..10 j q k 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -80,18 +82,28 @@ def _npm_package(name: str, version: str) -> Path:
     if npm is None:
         raise ArtUnavailable(f"npm is not installed: it is needed to fetch {name}@{version}")
     target.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(
-        [npm, "pack", f"{name}@{version}", "--pack-destination", str(target)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    tarballs = list(target.glob("*.tgz"))
-    if result.returncode != 0 or not tarballs:
-        raise ArtUnavailable(f"npm pack {name}@{version} failed: {result.stderr.strip()[-300:]}")
-    with tarfile.open(tarballs[0]) as tar:
-        tar.extractall(target, filter="data")
+    # Fetched and unpacked aside, then moved into place whole: a benchmark's jobs run side
+    # by side and another one may be looking for the package meanwhile.
+    with tempfile.TemporaryDirectory(dir=target) as work:
+        result = subprocess.run(
+            [npm, "pack", f"{name}@{version}", "--pack-destination", work],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        tarballs = list(Path(work).glob("*.tgz"))
+        if result.returncode != 0 or not tarballs:
+            raise ArtUnavailable(
+                f"npm pack {name}@{version} failed: {result.stderr.strip()[-300:]}"
+            )
+        with tarfile.open(tarballs[0]) as tar:
+            tar.extractall(work, filter="data")
+        shutil.rmtree(target / "package", ignore_errors=True)  # left half-done by a crash
+        with contextlib.suppress(OSError):  # another job moved its copy in first
+            os.rename(Path(work) / "package", target / "package")
+    if not (target / "package" / "package.json").is_file():
+        raise ArtUnavailable(f"npm pack {name}@{version}: {target / 'package'} is incomplete")
     return target / "package"
 
 
@@ -99,15 +111,20 @@ def _render(svg: Path, out: Path, width_px: int) -> None:
     tool = shutil.which("rsvg-convert")
     if tool is None:
         raise ArtUnavailable("rsvg-convert is missing: install the Debian package librsvg2-bin")
+    # Rendered under a name of this process's own, then renamed: another job reading the
+    # cache never sees half a PNG (it read one as unreadable when two jobs rendered at once).
+    part = out.with_name(f".{out.stem}.{os.getpid()}.part.png")
     result = subprocess.run(
-        [tool, "-w", str(width_px), "-o", str(out), str(svg)],
+        [tool, "-w", str(width_px), "-o", str(part), str(svg)],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
-    if result.returncode != 0 or not out.is_file():
+    if result.returncode != 0 or not part.is_file():
+        part.unlink(missing_ok=True)
         raise ArtUnavailable(f"rsvg-convert could not render {svg}: {result.stderr.strip()}")
+    os.replace(part, out)
 
 
 def faces(deck: str, px_per_mm: float = 5.0) -> dict[str, Any]:
