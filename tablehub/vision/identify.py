@@ -427,21 +427,16 @@ def _read(
             else:
                 above.append(u.quad_mm)
         covers = [q for q in above if _overlap(quad, q) > 0.0]
-        if covers and float(sharp.support[i]) < t.min_support:
-            # Shown only as blurred sides (``corners.refine_blurred``): a card seen whole
-            # in a blurred frame, not a strip under cards read.
-            _trace(quad, "too few sharp edges under cards")
-            continue
-        if (
-            covers
-            and sharp.edges is not None
-            and _own_edges(outline[i], sharp.edges[i], covers) < OWN_EDGES
-        ):
-            _trace(quad, "no edges of its own")
-            continue
-        if covers and not _may_show(quad, size, covers):
-            _trace(quad, "covered")
-            continue
+        hidden = _hidden(sharp, i, outline[i], covers, t)
+        if hidden:
+            # A card not identified is taken to lie on top, but may lie under this one
+            # (which of two unread cards lies on the other is a guess): examined with the
+            # cards read alone cut out, if they leave it in view.
+            read_only = [r.quad_mm for r in done if _overlap(quad, r.quad_mm) > 0.0]
+            if len(read_only) == len(covers) or _hidden(sharp, i, outline[i], read_only, t):
+                _trace(quad, hidden)
+                continue
+            covers = read_only
         group = deck.templates.group_for(size)
         if group is None:
             continue
@@ -756,6 +751,24 @@ def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bo
 
 OWN_EDGES = 12  # outline samples (of 64) with an edge clear of the cards on it (rendered
 # scenes: outlines under cards read with fewer were never read)
+
+
+def _hidden(
+    sharp: corners.Hypotheses, i: int, outline: Array, covers: list[Array], t: Thresholds
+) -> str:
+    """Why hypothesis ``i`` under ``covers`` is not worth a look ("" if it is)."""
+    if not covers:
+        return ""
+    if float(sharp.support[i]) < t.min_support:
+        # Shown only as blurred sides (``corners.refine_blurred``): a card seen whole
+        # in a blurred frame, not a strip under cards read.
+        return "too few sharp edges under cards"
+    if sharp.edges is not None and _own_edges(outline, sharp.edges[i], covers) < OWN_EDGES:
+        return "no edges of its own"
+    quad = sharp.quad(i)
+    if not _may_show(quad, (float(sharp.size[i][0]), float(sharp.size[i][1])), covers):
+        return "covered"
+    return ""
 
 
 def _own_edges(points: Array, edges: Array, covers: list[Array]) -> int:
