@@ -103,6 +103,8 @@ HALF_EXPLAINED = 0.6  # a card seen in part explaining less of what shows than t
 # A card read from little print (a 3 of pips is mostly blank) matches by chance inside
 # other print: it must explain most of what is seen where it lies.
 FEW_INKED = 20
+CLEAN_MARGIN = 0.3  # a card seen in part, under half and no index corner, is read only
+# with this margin and nearly every cell it shows explained (``CLEAN_SHARE``)
 CLEAN_SHARE = 0.97  # of a card's cells seen, the share explained when nothing lies on it
 WHOLE_EXPLAINED = 0.55  # a card seen whole must explain this share of its cells (a back,
 # which names no card, may lie half under a card read wrongly as lying on it)
@@ -890,7 +892,11 @@ def identify(
         and part_clear
         and worst_margin >= (min_whole_margin if whole_view else min_margin)
         and worst_gap >= min_gap
-        and (index_seen or seen >= 0.5 * len(valid))
+        and (
+            index_seen
+            or seen >= 0.5 * len(valid)
+            or (worst_margin >= CLEAN_MARGIN and explained >= CLEAN_SHARE * seen)
+        )
         and (shown_gap >= min_shown_gap or whole_view)
         and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose and mostly_explained))
         and size_lead >= -MAX_INDEX_DISAGREE
