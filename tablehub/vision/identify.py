@@ -344,7 +344,8 @@ def _recheck_piles(
     """A card read before another that overlaps it was taken to lie on top; where the
     overlap is not what the first card's print explains (its edges were another card's
     print: the pattern of a back), it may lie underneath.  Such a card is read again with
-    the other one on it, and kept only if that reading is sure and the same."""
+    the other one on it, and kept only if that reading is sure and the same, or if nothing
+    of it is left to read beside the other one."""
     keep = []
     for k, a in enumerate(done):
         dec = a.decision
@@ -363,7 +364,9 @@ def _recheck_piles(
             image, h, sharp, a.hypothesis, group, a.covers + later, t, deck.templates.groups
         )
         _trace(a.quad_mm, "read again under", again)
-        if again.label == dec.label:
+        # (where nothing of it is left to read, its print lay where the other card is:
+        # it lies on that one)
+        if again.label == dec.label or not again.best:
             keep.append(a)
     return keep
 

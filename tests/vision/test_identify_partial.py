@@ -618,3 +618,15 @@ def test_a_third_of_a_card_every_cell_of_it_explained_is_read_by_a_clear_margin(
     yet a card seen in part without its index had to show half of itself.  It now needs
     half, or ``CLEAN_MARGIN`` with nearly every cell explained."""
     _assert_read_in_part("adler", "1280x720", 7, 27, "adler:question-5p", 0.4)
+
+
+def test_a_card_on_a_pile_is_kept_when_nothing_of_it_shows_beside_the_card_under() -> None:
+    """A benchmark scene (the heruka third-party deck, 1280x720, seed 7, scene 9): the king
+    of diamonds, half showing, on a pile over the hearts 2.  It was read (explaining 60% of
+    its cells, a hand on it), then read again with the hearts 2 cut out in case it lay
+    under that card -- and with it cut out nothing of the king was left to read, so it
+    was dropped.  Nothing left beside the other card means its print lay where that card
+    is: it lies on top, and is kept."""
+    rendered, readings = bench_readings("heruka", "1280x720", 7, 9)
+    assert [r.complete for r in readings if r.card_id == "heruka:kd"] == [False]
+    assert_none_wrong(rendered, readings)
