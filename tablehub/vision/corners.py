@@ -73,6 +73,9 @@ class Hypotheses:
     straight: Array | None = None  # (n, 4 * SAMPLES_PER_SIDE) bool: ... running along the side
     late: Array | None = None  # (n,) bool: a rough pose (one arm seen), examined last
     blurred: Array | None = None  # (n,) support counting blurred sides too (``refine_blurred``)
+    # (n,) int: for a spare outline (``OUTDONE_KEPT``), the hypothesis that outdid it: it
+    # is examined where that one is not read; -1 for every other
+    spare_of: Array | None = None
 
     def __len__(self) -> int:
         return len(self.angle)
@@ -657,8 +660,8 @@ def find_hypotheses(
     out = _concat(whole, rest)
     order = np.argsort(-(out.support + 0.05 * np.minimum(out.corners_seen, 4)))
     out = take(out, order)
-    out = take(out, np.nonzero(~_outdone(out))[0])
-    late = _late(bare, out, whole, em, sizes)
+    out = _with_spares(out, _outdone(out))
+    late = _late(bare, take(out, np.nonzero(_spare_of(out) < 0)[0]), whole, em, sizes)
     return _concat(out, late, late=True), em
 
 
@@ -682,21 +685,40 @@ def _late(
     return take(hyp, np.argsort(-hyp.support, kind="stable"))
 
 
+OUTDONE_KEPT = 0.5  # an outline outdone with this much of it on edges is kept as a spare
+
+
+def _with_spares(hyp: Hypotheses, by: Array) -> Hypotheses:
+    """The hypotheses not outdone (``by`` -1), then as spares those outdone that lie on
+    edges for the most part (``OUTDONE_KEPT``: a card at the bottom of a fan, the other
+    size's outline from its corner running along the cards on it), each marked with the
+    one that outdid it: a spare is examined only where that one is not read (where it is
+    read, the spare is its corner)."""
+    kept = np.flatnonzero(by < 0)
+    spares = np.flatnonzero((by >= 0) & (hyp.support >= OUTDONE_KEPT))
+    new_index = np.full(len(hyp), -1)
+    new_index[kept] = np.arange(len(kept))
+    out = take(hyp, np.concatenate([kept, spares]).astype(int))
+    spare_of = np.concatenate([np.full(len(kept), -1), new_index[by[spares]]])
+    return replace(out, spare_of=spare_of)
+
+
 def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
-    """Hypotheses with a corner where a clearly better supported one has a corner, sides
-    along its sides: the other card size, or the other way round, proposed by the same
-    corner (the better one shows its far sides; this one's lie on bare table)."""
+    """Per hypothesis, the one that outdoes it (-1: none): a clearly better supported one
+    with a corner where it has one, sides along its sides (the other card size, or the
+    other way round, proposed by the same corner: the better one shows its far sides;
+    this one's lie on bare table, or along the cards on it)."""
     n = len(hyp)
-    out = np.zeros(n, bool)
+    out = np.full(n, -1)
     if n < 2:
         return out
     quads = hyp.quads()  # (n, 4, 2), best supported first
     folded = np.mod(hyp.angle, math.pi / 2)
     for i in range(n):
-        if out[i]:
+        if out[i] >= 0:
             continue
         later = np.arange(i + 1, n)
-        later = later[(hyp.support[later] < hyp.support[i] - margin) & ~out[later]]
+        later = later[(hyp.support[later] < hyp.support[i] - margin) & (out[later] < 0)]
         if len(later) == 0:
             continue
         turn = np.abs((folded[later] - folded[i] + math.pi / 4) % (math.pi / 2) - math.pi / 4)
@@ -706,7 +728,7 @@ def _outdone(hyp: Hypotheses, margin: float = 0.15) -> Array:
         d = np.hypot(
             *(quads[later][:, :, None, :] - quads[i][None, None, :, :]).transpose(3, 0, 1, 2)
         )
-        out[later[d.min(axis=(1, 2)) < 3.0]] = True
+        out[later[d.min(axis=(1, 2)) < 3.0]] = i
     return out
 
 
@@ -743,7 +765,8 @@ def _same_as(hyp: Hypotheses, other: Hypotheses, tol_mm: float = 4.0) -> Array:
 
 
 def _concat(a: Hypotheses, b: Hypotheses, late: bool = False) -> Hypotheses:
-    """``a`` then ``b``; ``late``: ``b`` is to be examined after every one of ``a``."""
+    """``a`` then ``b``; ``late``: ``b`` is to be examined after every one of ``a``.
+    Spares (``spare_of``) are kept only in ``a``."""
     return Hypotheses(
         np.concatenate([a.centre, b.centre]),
         np.concatenate([a.angle, b.angle]),
@@ -751,6 +774,7 @@ def _concat(a: Hypotheses, b: Hypotheses, late: bool = False) -> Hypotheses:
         np.concatenate([a.support, b.support]),
         np.concatenate([a.corners_seen, b.corners_seen]),
         late=np.concatenate([np.zeros(len(a), bool), np.full(len(b), late)]),
+        spare_of=np.concatenate([_spare_of(a), np.full(len(b), -1)]),
     )
 
 
@@ -773,7 +797,22 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
         None if hyp.straight is None else hyp.straight[idx],
         None if hyp.late is None else hyp.late[idx],
         None if hyp.blurred is None else hyp.blurred[idx],
+        None if hyp.spare_of is None else _renumbered(hyp.spare_of, idx, len(hyp)),
     )
+
+
+def _spare_of(hyp: Hypotheses) -> Array:
+    return np.full(len(hyp), -1) if hyp.spare_of is None else hyp.spare_of
+
+
+def _renumbered(spare_of: Array, idx: Array, n: int) -> Array:
+    """``spare_of`` of the hypotheses ``idx`` taken, pointing at their new indices (-1
+    where the one that outdid a spare is not taken)."""
+    new_index = np.full(n, -1)
+    new_index[np.asarray(idx, int)] = np.arange(len(np.atleast_1d(idx)))
+    old = spare_of[idx]
+    out: Array = np.where(old >= 0, new_index[np.maximum(old, 0)], -1)
+    return out
 
 
 def refine(
@@ -825,7 +864,10 @@ def refine(
         # Points whose edge lies far from the fitted side are something else (print,
         # shadow, another card): leave them out of the next round.
         keep = keep & (np.abs(t) <= max(reach * 0.6, 0.8))
-    return Hypotheses(centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late)
+    return Hypotheses(
+        centre, angle, hyp.size, support, hyp.corners_seen, at, straight, hyp.late,
+        spare_of=hyp.spare_of,
+    )  # fmt: skip
 
 
 def _side_steps(vals: Array, offsets: Array, gap: int, step_mm: float) -> tuple[Array, Array]:

@@ -344,8 +344,9 @@ def _recheck_piles(
     """A card read before another that overlaps it was taken to lie on top; where the
     overlap is not what the first card's print explains (its edges were another card's
     print: the pattern of a back), it may lie underneath.  Such a card is read again with
-    the other one on it, and kept only if that reading is sure and the same, or if nothing
-    of it is left to read beside the other one."""
+    the other one on it, and kept if that reading is the same (sure, or still the best fit
+    though what is left is too little to be sure of), or if nothing of it is left to read
+    beside the other one; dropped where another card fits what is left best."""
     keep = []
     for k, a in enumerate(done):
         dec = a.decision
@@ -365,8 +366,9 @@ def _recheck_piles(
         )
         _trace(a.quad_mm, "read again under", again)
         # (where nothing of it is left to read, its print lay where the other card is:
-        # it lies on that one)
-        if again.label == dec.label or not again.best:
+        # it lies on that one; where what is left still fits it best, it was not another
+        # card's print that made it)
+        if again.label == dec.label or not again.best or again.best == dec.label:
             keep.append(a)
     return keep
 
@@ -385,16 +387,22 @@ def _read(
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
     late = hyp.late if hyp.late is not None else np.zeros(len(hyp), bool)
-    first = np.nonzero(~late)[0][: t.max_hypotheses]
+    spare_of = hyp.spare_of if hyp.spare_of is not None else np.full(len(hyp), -1)
+    first = np.nonzero(~late & (spare_of < 0))[0][: t.max_hypotheses]
+    # Spares (``corners.Hypotheses.spare_of``) of those examined, each examined right after
+    # the one that outdid it where that one is not read.
+    spares = np.nonzero(np.isin(spare_of, first))[0]
     last = np.nonzero(late)[0][: t.max_late]
-    n = len(first)  # hypotheses from ``n`` on have rough poses
+    n = len(first) + len(spares)  # hypotheses from ``n`` on have rough poses
     if n + len(last) == 0:
         return [], []
-    sharp = corners.refine(image, h, corners.take(hyp, np.concatenate([first, last])))
+    taken = corners.take(hyp, np.concatenate([first, spares, last]).astype(int))
+    sharp = corners.refine(image, h, taken)
     sharp = corners.refine_blurred(image, h, sharp, t.min_support)
-    queue, on_top = _top_first(corners.take(sharp, np.arange(n)))
+    spare_of = sharp.spare_of if sharp.spare_of is not None else np.full(len(sharp), -1)
+    queue, on_top = _top_first(corners.take(sharp, np.arange(len(first))))
     queue += list(range(n, len(sharp)))
-    on_top += [set() for _ in last]
+    on_top += [set() for _ in range(len(first), len(sharp))]
     outline = corners.outline_points(sharp)  # (n, S, 2)
     sizes = deck.templates.groups
     failed: list[int] = []  # examined and not read, in order
@@ -477,6 +485,7 @@ def _read(
                 denial = dec.index_lead < -match.MAX_INDEX_DISAGREE
                 unsure[i] = _Unsure(_shifted(quad, dec.shift_mm), dec.best, denial)
             failed.append(i)
+            queue[:0] = [int(j) for j in np.flatnonzero(spare_of == i) if j not in queue + failed]
             continue
         shifted = _shifted(quad, dec.shift_mm)
         upright = shifted if dec.orientation == 0 else np.roll(shifted, 2, axis=0)

@@ -630,3 +630,24 @@ def test_a_card_on_a_pile_is_kept_when_nothing_of_it_shows_beside_the_card_under
     rendered, readings = bench_readings("heruka", "1280x720", 7, 9)
     assert [r.complete for r in readings if r.card_id == "heruka:kd"] == [False]
     assert_none_wrong(rendered, readings)
+
+
+def test_a_fan_card_whose_other_size_outline_lies_on_the_fan_is_still_examined() -> None:
+    """A benchmark scene (agi, 2304x1296, seed 7, scene 2): the hearts 4 at the bottom of a
+    fan under the diamonds 10 and the Joker character card.  From its corner, the outline of
+    a character card's size ran along the other cards' sides and was better supported
+    (0.72) than its own (0.55), so its own was put aside as "outdone" (meant for an other
+    size's outline lying on bare table) and nothing was read.  An outline with half of
+    itself on edges is not outdone: it is examined when the other is not read."""
+    _assert_read_in_part("agi", "2304x1296", 7, 2, "agi:hearts-4", 0.4)
+
+
+def test_a_card_on_a_pile_is_kept_where_what_is_left_beside_the_card_under_still_fits_it() -> None:
+    """A benchmark scene (the heruka third-party deck, 1280x720, seed 202, scene 13):
+    the jack of diamonds, about a third of it showing, read, then read again with a card
+    read after it cut out in case it lay under that one.  What was left still fitted the
+    jack best, only too little of it to be sure, and the jack was dropped; a card is now
+    dropped only where another card fits what is left best."""
+    rendered, readings = bench_readings("heruka", "1280x720", 202, 13)
+    assert [r.complete for r in readings if r.card_id == "heruka:jd"] == [False]
+    assert_none_wrong(rendered, readings)
