@@ -661,7 +661,7 @@ def find_hypotheses(
     order = np.argsort(-(out.support + 0.05 * np.minimum(out.corners_seen, 4)))
     out = take(out, order)
     out = _with_spares(out, _outdone(out))
-    late = _late(bare, take(out, np.nonzero(_spare_of(out) < 0)[0]), whole, em, sizes)
+    late = _late(bare, take(out, np.nonzero(spare_of(out) < 0)[0]), whole, em, sizes)
     return _concat(out, late, late=True), em
 
 
@@ -774,7 +774,7 @@ def _concat(a: Hypotheses, b: Hypotheses, late: bool = False) -> Hypotheses:
         np.concatenate([a.support, b.support]),
         np.concatenate([a.corners_seen, b.corners_seen]),
         late=np.concatenate([np.zeros(len(a), bool), np.full(len(b), late)]),
-        spare_of=np.concatenate([_spare_of(a), np.full(len(b), -1)]),
+        spare_of=np.concatenate([spare_of(a), np.full(len(b), -1)]),
     )
 
 
@@ -801,7 +801,8 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
     )
 
 
-def _spare_of(hyp: Hypotheses) -> Array:
+def spare_of(hyp: Hypotheses) -> Array:
+    """``hyp.spare_of``, with -1 for every hypothesis where it is not set."""
     return np.full(len(hyp), -1) if hyp.spare_of is None else hyp.spare_of
 
 

@@ -296,32 +296,7 @@ def _identify(
     sizes: Sequence[SizeGroup],
 ) -> match.Decision:
     """Identify hypothesis ``i`` as a card of ``group`` (``sizes``: every size group of
-    the deck, whose other index corners it must not look more like).  A card seen in part
-    whose print lines up only at the edge of the search round its outline (or beyond:
-    ``match.MARGIN_MM``) and explains less than most of what shows is not read: the
-    outline is not its own (the print of the cards round it fitted a card best).  Full
-    benchmark at d9dc70d: 7 of 9 chaos misreadings looked at were this (as a 7 mostly), 2
-    of 3 Get Adler! ones; dev seeds 202/101/303: -3/-5/-3 cards read right."""
-    dec = _identify_at(image, h, sharp, i, group, covers, t, sizes)
-    off = max(abs(dec.shift_mm[0]), abs(dec.shift_mm[1])) >= match.MARGIN_MM - 0.01
-    little = dec.explained < match.EXPLAINED_SHARE * dec.seen
-    if dec.label is not None and not dec.whole_view and off and little:
-        _trace(sharp.quad(i), "print lines up only off its outline", dec)
-        return replace(dec, label=None)
-    return dec
-
-
-def _identify_at(
-    image: Array,
-    h: Array,
-    sharp: corners.Hypotheses,
-    i: int,
-    group: Any,
-    covers: list[Array],
-    t: Thresholds,
-    sizes: Sequence[SizeGroup],
-) -> match.Decision:
-    """``_identify`` before the check of how far off its outline the print lines up."""
+    the deck, whose other index corners it must not look more like)."""
     quad = sharp.quad(i)
     size = (float(sharp.size[i][0]), float(sharp.size[i][1]))
     lk = match.look(image, h, quad, size, covers)
@@ -341,21 +316,33 @@ def _identify_at(
         )  # fmt: skip
 
     dec = decide(lk, sure_pose)
-    if dec.best or covers or float(sharp.support[i]) < t.shift_support:
-        return dec
     # An outline that shows nearly all round with nothing like a card in it may have been
     # drawn to a card's printed frame (its border as light as the table): read where a
     # card fits instead.
-    shift = match.coarse_shift(group, match.look(image, h, quad, size, [], match.SHIFT_MM))
-    if shift is None:
-        return dec
-    # Not taken as seen sharp there: the edges were the print's.
-    again = decide(match.look(image, h, _shifted(quad, shift), size, covers), False)
-    _trace(quad, "read again shifted", shift, again, float(sharp.support[i]))
-    if again.label is None:
-        return dec
-    moved = (again.shift_mm[0] + shift[0], again.shift_mm[1] + shift[1])
-    return replace(again, shift_mm=moved)
+    if not (dec.best or covers or float(sharp.support[i]) < t.shift_support):
+        shift = match.coarse_shift(group, match.look(image, h, quad, size, [], match.SHIFT_MM))
+        if shift is not None:
+            # Not taken as seen sharp there: the edges were the print's.
+            again = decide(match.look(image, h, _shifted(quad, shift), size, covers), False)
+            _trace(quad, "read again shifted", shift, again, float(sharp.support[i]))
+            if again.label is not None:
+                moved = (again.shift_mm[0] + shift[0], again.shift_mm[1] + shift[1])
+                dec = replace(again, shift_mm=moved)
+    if _off_its_outline(dec):
+        _trace(quad, "print lines up only off its outline", dec)
+        return replace(dec, label=None)
+    return dec
+
+
+def _off_its_outline(dec: match.Decision) -> bool:
+    """Whether a card read in part lines up only at the edge of the search round its
+    outline (or beyond: ``match.MARGIN_MM``), explaining less than most of what shows:
+    the outline is not its own (the print of the cards round it fitted a card best).  Full
+    benchmark at d9dc70d: 7 of 9 chaos misreadings looked at were this (as a 7 mostly), 2
+    of 3 Get Adler! ones; dev seeds 202/101/303: -3/-5/-3 cards read right."""
+    off = max(abs(dec.shift_mm[0]), abs(dec.shift_mm[1])) >= match.MARGIN_MM - 0.01
+    little = dec.explained < match.EXPLAINED_SHARE * dec.seen
+    return dec.label is not None and not dec.whole_view and off and little
 
 
 def _recheck_piles(
@@ -412,7 +399,7 @@ def _read(
     # corner): card edges, not a hand's, so they are no cover for the tracker either.
     echoes: list[Array] = []
     late = hyp.late if hyp.late is not None else np.zeros(len(hyp), bool)
-    spare_of = hyp.spare_of if hyp.spare_of is not None else np.full(len(hyp), -1)
+    spare_of = corners.spare_of(hyp)
     first = np.nonzero(~late & (spare_of < 0))[0][: t.max_hypotheses]
     # Spares (``corners.Hypotheses.spare_of``) of those examined, each examined right after
     # the one that outdid it where that one is not read.
@@ -424,7 +411,7 @@ def _read(
     taken = corners.take(hyp, np.concatenate([first, spares, last]).astype(int))
     sharp = corners.refine(image, h, taken)
     sharp = corners.refine_blurred(image, h, sharp, t.min_support)
-    spare_of = sharp.spare_of if sharp.spare_of is not None else np.full(len(sharp), -1)
+    spare_of = corners.spare_of(sharp)
     queue, on_top = _top_first(corners.take(sharp, np.arange(len(first))))
     queue += list(range(n, len(sharp)))
     on_top += [set() for _ in range(len(first), len(sharp))]
