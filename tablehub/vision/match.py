@@ -518,37 +518,45 @@ def _fine_lead(
     view's order) count."""
     x0, y0, cols, rows = cell_layout(group.size_mm)
     h, w = rows * CELL, cols * CELL
+    kept = np.flatnonzero(cells_ok)
 
-    def template(n: int, way: int) -> Array:  # its inner cells as an image, on the view
+    def template(n: int, way: int) -> Array:  # its kept cells (K, CELL, CELL, 3), on the view
         cells = group.turned_cells(level, n) if way == 1 else group.cells[level][n]
-        out: Array = cells.reshape(rows, cols, CELL, CELL, 3).transpose(0, 2, 1, 3, 4)
-        return out.reshape(h, w, 3)
+        return cells[kept].reshape(len(kept), CELL, CELL, 3)
 
     ta, tb = template(a, o), template(b, ob)
     s = FINE_SHIFT
     shown = v.shown[y0 - s : y0 + h + s, x0 - s : x0 + w + s] > 127
     kernel = np.ones((2 * s + 1, 2 * s + 1), np.uint8)
     always = cv2.erode(shown.astype(np.uint8), kernel)[s : s + h, s : s + w] > 0
-    always &= np.repeat(np.repeat(cells_ok.reshape(rows, cols), CELL, 0), CELL, 1)
-    differ = np.square(ta - tb).sum(-1)
-    ys, xs = np.nonzero((differ > FINE_DIFFER) & always)
+    # each kept cell's pixel rows and columns on the view, (K, CELL, CELL)
+    size = (len(kept), CELL, CELL)
+    cy = np.broadcast_to((kept // cols)[:, None, None] * CELL + np.arange(CELL)[:, None], size)
+    cx = np.broadcast_to((kept % cols)[:, None, None] * CELL + np.arange(CELL), size)
+    gap = ta - tb
+    differ = np.einsum("kyxc,kyxc->kyx", gap, gap)
+    pick = (differ > FINE_DIFFER) & always[cy, cx]
+    if not pick.any():
+        return 0.0, 0.0
+    ys, xs, ra, rb = cy[pick], cx[pick], ta[pick], tb[pick]
     # Where only ``b`` is printed, bare paper seen speaks for ``a``; but it may be the
     # paper of another card lying on this one, unread: ``a``'s own print must speak too.
-    own = (tb[ys, xs] - ta[ys, xs]).sum(-1) > 0
-    totals = np.array([differ[ys, xs].sum(), differ[ys, xs][own].sum()])
-    if len(ys) == 0:
-        return 0.0, 0.0
-    ra, rb = ta[ys, xs], tb[ys, xs]
+    own = ((rb - ra).sum(-1) > 0).astype(np.float64)
+    totals = np.array([differ[pick].sum(), differ[pick] @ own])
     pixels = v.image.reshape(-1, 3)
     width = v.image.shape[1]
     at = (ys + y0) * width + xs + x0
     steps = np.arange(-s, s + 1)
     offsets = (steps[:, None] * width + steps[None, :]).ravel()
-    seen = pixels[at[None, :] + offsets[:, None]]  # (shifts, pixels, 3)
-    best = np.empty((2, 2))  # (a, b) x (every pixel, own print): at its best shift
-    for k, r in enumerate((ra, rb)):
-        e = np.square(seen - r[None]).sum(-1)  # (shifts, pixels)
-        best[k] = e.sum(1).min(), e[:, own].sum(1).min()
+    seen = pixels[at[None, :] + offsets[:, None]].astype(np.float64)  # (shifts, pixels, 3)
+    # Each template's summed squared difference at every shift, |seen|^2 - 2 seen.r +
+    # |r|^2, over every pixel and over its own print: one product for all four.
+    refs = np.stack([ra, rb, ra * own[:, None], rb * own[:, None]]).reshape(4, -1)
+    cross = seen.reshape(len(offsets), -1) @ refs.T.astype(np.float64)  # (shifts, 4)
+    squares = np.einsum("spc,spc->sp", seen, seen)
+    seen_sq = np.stack([squares.sum(1), squares @ own], 1)[:, [0, 0, 1, 1]]
+    lowest = (seen_sq - 2 * cross + np.einsum("ij,ij->i", refs, refs)).min(0)
+    best = lowest.reshape(2, 2).T  # (a, b) x (every pixel, own print): at its best shift
     leads = np.where(totals > 0, (best[1] - best[0]) / np.maximum(totals, 1e-12), 0.0)
     return float(leads[0]), float(leads[1])
 
