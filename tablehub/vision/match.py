@@ -128,6 +128,11 @@ INDEX_PART = 0.6  # an index corner partly hidden by cards read on it is compare
 PART_FIT = 0.05  # ... and counts only where some card's index fits it to within this
 # share of its own print there (parts that read right: 0.01-0.03; parts that read wrong:
 # 0.08-0.88 -- an outline a corner off, its index region bare paper or another card's)
+NO_INDEX_FIT = 0.5  # an index corner in view shows an index only where some card's index
+# fits it to within this share of its own print (whole corners read right: 0.01-0.3; the
+# full benchmark's agi parts read as the riddles 7, whose index is slight, from a corner of
+# bare paper: 0.91-0.96); a card seen in part whose index is printed where a corner in view
+# shows none is not read
 COVER_GROW_MM = 1.5  # a card lying on top also shades this much round it
 INDEX_INKED = 5  # printed cells enough for a card read from its index corner (a strip
 # of a fan shows its index and little else: 6 or 7 cells at 2 px/mm; dev seeds 202/101:
@@ -655,9 +660,13 @@ def _seen_mismatch(d: Array, v: _View) -> list[Array]:
     return [_seen(d[:, o], v.valid[o]) for o in (0, 1)]
 
 
-def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> Array:
+def _index_mismatch(
+    group: SizeGroup, v: _View, rows: list[int], level: int, blank: list[int] | None = None
+) -> Array:
     """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
-    after the best small shift, as a sum of cell mismatches; NaN where not seen whole."""
+    after the best small shift, as a sum of cell mismatches; NaN where not seen whole.
+    ``blank``, if given, gets the corners of the view in sight that show no index print
+    (``NO_INDEX_FIT``)."""
     out = np.full((2, len(rows), 2), np.nan)
     n = len(group.labels)
     columns = group.index_columns[level]  # top-left, bottom-right turned, per card
@@ -671,7 +680,14 @@ def _index_mismatch(group: SizeGroup, v: _View, rows: list[int], level: int) -> 
         if mask is None:
             e = (stack * stack).sum(-1)  # (S,)
             cross = stack @ columns  # (S, N * 2)
-            ssd = _subpixel_min(e[:, None] + energy - 2 * cross).reshape(n, 2)[rows]
+            every = _subpixel_min(e[:, None] + energy - 2 * cross)  # (N * 2,)
+            # A corner in view that no index fits within half its own print shows none:
+            # bare paper (a card lying on it, not read), which fits the slightest index
+            # best.  It still counts against every card (a card seen whole is not there).
+            ratio = every / np.maximum(group.index_print(level), 1e-6)
+            if blank is not None and float(ratio.min()) > NO_INDEX_FIT:
+                blank.append(corner)
+            ssd = every.reshape(n, 2)[rows]
         else:  # only where the corner shows
             shown = stack * mask
             e = (shown * stack).sum(-1)
@@ -771,7 +787,8 @@ def identify(
     totals[:, left_out] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
-    index_all = _index_mismatch(group, view, list(range(len(labels))), index_level)  # (2, N, 2)
+    blank: list[int] = []  # corners of the view in sight that show no index print
+    index_all = _index_mismatch(group, view, list(range(len(labels))), index_level, blank)
     index = index_all[:, short]  # (2, R, 2)
     scores = totals[:, short] + np.nansum(index, axis=2)  # (2, R)
     o_best, k_best = (int(x) for x in np.unravel_index(int(np.argmin(scores)), scores.shape))
@@ -932,6 +949,10 @@ def identify(
         return NOTHING  # not card-like, and not read from its index corner either
     if float(coarse.min()) > UNLIKE_ANY:
         sure = sure and (explained >= EXPLAINED_SHARE * seen or index_lead >= MAX_INDEX_DISAGREE)
+    # A card seen in part whose index is printed where a corner in view shows none is not
+    # there (a card not read may lie on that corner: then it is read from elsewhere).
+    if not whole and any(group.index_inked[n_best][c if o_best == 0 else 1 - c] for c in blank):
+        sure = False
     if index_seen and not whole and 0.0 < index_fit < INDEX_WEAK:
         sure = sure and (explained >= WEAK_INDEX_EXPLAINED * seen or shown_gap >= WEAK_INDEX_SHOWN)
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)

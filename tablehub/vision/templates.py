@@ -160,6 +160,7 @@ class SizeGroup:
     _turned: dict[tuple[int, int], Array] = field(default_factory=dict, repr=False)
     _index_pairs: dict[int, Array] = field(default_factory=dict, repr=False)
     _index_squares: dict[int, Array] = field(default_factory=dict, repr=False)
+    _index_print: dict[int, Array] = field(default_factory=dict, repr=False)
     _cell_pairs: dict[tuple[int, int, int, bool], Array] = field(default_factory=dict, repr=False)
 
     def turned_cells(self, level: int, n: int) -> Array:
@@ -189,6 +190,16 @@ class SizeGroup:
         if level not in self._index_squares:
             self._index_squares[level] = np.square(self.index_columns[level])
         return self._index_squares[level]
+
+    def index_print(self, level: int) -> Array:
+        """(N * 2,) each index corner's own print: its summed squared difference from plain
+        paper (made when first needed)."""
+        if level not in self._index_print:
+            columns = self.index_columns[level]
+            self._index_print[level] = (
+                self.index_energy[level].ravel() - 2 * columns.sum(0) + len(columns)
+            )
+        return self._index_print[level]
 
     def index_pairs(self, level: int) -> Array:
         """(N * 2, N * 2) summed squared differences between every two index corners
