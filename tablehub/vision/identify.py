@@ -283,7 +283,7 @@ class _Unsure:
     quad_mm: Array
     best: str
     index_denied: bool
-    explained_share: float = 0.0  # of the cells seen, the share the best card explains
+    explained_share: float = 0.0  # ``match.Decision.explained_share`` of the best card
 
 
 def _identify(
@@ -496,8 +496,9 @@ def _read(
             elif dec.card_like:
                 # A card, not sure which: it still hides what lies under it.
                 denial = dec.index_lead < -match.MAX_INDEX_DISAGREE
-                share = dec.explained / max(dec.seen, 1)
-                unsure[i] = _Unsure(_shifted(quad, dec.shift_mm), dec.best, denial, share)
+                unsure[i] = _Unsure(
+                    _shifted(quad, dec.shift_mm), dec.best, denial, dec.explained_share
+                )
             failed.append(i)
             queue[:0] = [int(j) for j in np.flatnonzero(spare_of == i) if j not in queue + failed]
             continue
@@ -716,9 +717,9 @@ def _doubted_by_poses(dec: match.Decision, poses: list[_Unsure]) -> str:
         return "another pose of a card not identified, read from a little print"
     if any(u.index_denied for u in poses) and not any(dec.index_seen):
         return "another pose of a card its index denied, read without an index"
-    share = dec.explained / max(dec.seen, 1)
     if not dec.whole_view and any(
-        u.best != dec.label and u.explained_share >= share + POSE_DOUBT_SHARE for u in poses
+        u.best != dec.label and u.explained_share >= dec.explained_share + POSE_DOUBT_SHARE
+        for u in poses
     ):
         return "another pose of the card fits another card better"
     return ""

@@ -364,6 +364,11 @@ class Decision:
     # can be told from this card's (``INDEX_DISTINCT``) and fits better by a share of their
     # difference (``INDEX_DENIAL_SHARE``; inf: none seen, or none such)
 
+    @property
+    def explained_share(self) -> float:
+        """Of the cells seen, the share the best card explains."""
+        return self.explained / max(self.seen, 1)
+
 
 NOTHING = Decision(None, "", 0, (0.0, 0.0), 0, 0, 0, 0.0, 0.0, "")
 
@@ -684,9 +689,10 @@ def _index_mismatch(
             # A corner in view that no index fits within half its own print shows none:
             # bare paper (a card lying on it, not read), which fits the slightest index
             # best.  It still counts against every card (a card seen whole is not there).
-            ratio = every / np.maximum(group.index_print(level), 1e-6)
-            if blank is not None and float(ratio.min()) > NO_INDEX_FIT:
-                blank.append(corner)
+            if blank is not None:
+                ratio = every / np.maximum(group.index_print(level), 1e-6)
+                if float(ratio.min()) > NO_INDEX_FIT:
+                    blank.append(corner)
             ssd = every.reshape(n, 2)[rows]
         else:  # only where the corner shows
             shown = stack * mask

@@ -42,3 +42,12 @@ def assert_none_wrong(rendered: RenderedScene, readings: list[CardReading]) -> N
     tally = Tally()
     score_scene(rendered, readings, tally)
     assert tally.wrong == 0, tally.errors
+
+
+def assert_phantom_not_read(
+    rendered: RenderedScene, readings: list[CardReading], card_id: str
+) -> None:
+    """``card_id`` lies nowhere in the scene, is not read there, and nothing is read wrong."""
+    assert card_id not in [c.card_id for c in rendered.cards]
+    assert card_id not in [r.card_id for r in readings]
+    assert_none_wrong(rendered, readings)
