@@ -514,6 +514,9 @@ FINE_DIFFER = 0.03  # squared reflectance difference (summed over colours) of a 
 FINE_MARGIN = 0.3
 FINE_LEAD = 0.5
 FINE_OWN = 0.15
+# ... except for a card seen whole with CLEAN_SHARE of its cells explained: nothing lies
+# on it, so its bare paper where the rival has print is its own (the riddles 2 against
+# the 3, whose print is the 2's and one more sign, has no print of its own to show).
 
 
 def _fine_lead(
@@ -583,11 +586,14 @@ def _twins_ruled_out(
     valid: Array,
     d_best: Array,
     d_riv: Array,
+    nothing_on_it: bool = False,
 ) -> Array:
     """(rivals,) bool: the close rivals (``FINE_MARGIN``) of card ``n`` that a close look
     at the pixels where the two differ rules out, in the cells one of the two explains (a
     hand on the card is neither's print).  ``ways``: each rival's way round; ``valid``,
-    ``d_best``, ``d_riv``: the cells seen from way round ``o`` and their mismatches."""
+    ``d_best``, ``d_riv``: the cells seen from way round ``o`` and their mismatches.
+    ``nothing_on_it``: the card is seen whole and every cell explained, so its bare paper
+    where a rival has print rules the rival out without print of its own."""
     out = np.zeros(len(rivals), bool)
     for j, (b, ob) in enumerate(zip(rivals, ways, strict=True)):
         if margins[j] >= FINE_MARGIN:
@@ -595,7 +601,7 @@ def _twins_ruled_out(
         cells_ok = np.zeros(len(valid), bool)
         cells_ok[valid] = np.minimum(d_best, d_riv[j]) < GOOD
         both, own = _fine_lead(group, v, level, o, n, b, ob, cells_ok[::-1] if o else cells_ok)
-        out[j] = both >= FINE_LEAD and own >= FINE_OWN
+        out[j] = both >= FINE_LEAD and (own >= FINE_OWN or nothing_on_it)
     return out
 
 
@@ -841,7 +847,7 @@ def identify(
         # spades one's) counts no more, here or against the index corners in view.
         ruled = _twins_ruled_out(
             group, view, level, o_best, n_best, [short[k] for k in rivals], ro, margins,
-            valid, d_best, d_riv,
+            valid, d_best, d_riv, seen >= 0.9 * len(valid) and explained >= CLEAN_SHARE * seen,
         )  # fmt: skip
         ruled_out = [short[rivals[j]] for j in np.flatnonzero(ruled)]
         margins = np.where(ruled, np.maximum(margins, 1.0), margins)

@@ -158,3 +158,18 @@ def test_whole_cards_on_a_pale_table_in_a_blurred_frame_are_read() -> None:
     whole = {c.card_id for c in rendered.cards if c.visible > 0.99}
     assert len(whole) == 8
     assert whole <= {r.card_id for r in readings if r.complete}
+
+
+@pytest.mark.parametrize("index", [2, 24])
+def test_a_card_seen_whole_is_told_from_a_rival_that_only_adds_print(index: int) -> None:
+    """Benchmark scenes (1280x720, seed 7): a riddles 2 seen whole, every cell but one
+    explained.  The riddles 3 is the 2 with one more sign in the middle, so nowhere is the
+    2 printed where the 3 is not: the close look, which wants the card's own print to
+    speak as well (bare paper may be a card unread lying on it), never ruled the 3 out,
+    and a margin of 0.18 left the 2 unread.  Seen whole with nothing on it, its bare
+    paper is its own."""
+    rendered, readings = bench_readings("agi", "1280x720", 7, index)
+    assert_none_wrong(rendered, readings)
+    assert "agi:riddles-3" not in {c.card_id for c in rendered.cards}
+    (two,) = [r for r in readings if r.card_id == "agi:riddles-2"]
+    assert two.complete
