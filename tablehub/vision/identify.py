@@ -81,6 +81,10 @@ class Thresholds:
     # scenes: most wrong readings had less; 1% of right ones too)
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
+    max_extra: int = 40  # ... and the next ones, examined after all of those (cluttered
+    # frames give a few hundred outlines; a card in a pile whose own ranked lower went
+    # unread): dev seeds 202/101/303, +2/+10/+4 cards, none wrong, about 6 ms more a
+    # 2304x1296 frame to refine their poses; 140: +5/+11/+5, about 20 ms more
     max_late: int = 30  # ... then of those with a rough pose (a corner with one arm seen;
     # 20 left some strips of fans unread: dev seeds 202/101/303, 30: +10/+3/+0 cards, none
     # wrong, 3% more time a frame; 40 and 60 read no more)
@@ -401,20 +405,24 @@ def _read(
     echoes: list[Array] = []
     late = hyp.late if hyp.late is not None else np.zeros(len(hyp), bool)
     spare_of = corners.spare_of(hyp)
-    first = np.nonzero(~late & (spare_of < 0))[0][: t.max_hypotheses]
+    sharp_poses = np.nonzero(~late & (spare_of < 0))[0]
+    first = sharp_poses[: t.max_hypotheses]
+    # Outlines past the first ``max_hypotheses``, examined after all of those (and their
+    # spares), so that they change nothing about them.
+    extra = sharp_poses[t.max_hypotheses : t.max_hypotheses + t.max_extra]
     # Spares (``corners.Hypotheses.spare_of``) of those examined, each examined right after
     # the one that outdid it where that one is not read.
     spares = np.nonzero(np.isin(spare_of, first))[0]
     last = np.nonzero(late)[0][: t.max_late]
-    n = len(first) + len(spares)  # hypotheses from ``n`` on have rough poses
+    n = len(first) + len(spares) + len(extra)  # hypotheses from ``n`` on have rough poses
     if n + len(last) == 0:
         return [], []
-    taken = corners.take(hyp, np.concatenate([first, spares, last]).astype(int))
+    taken = corners.take(hyp, np.concatenate([first, spares, extra, last]).astype(int))
     sharp = corners.refine(image, h, taken)
     sharp = corners.refine_blurred(image, h, sharp, t.min_support)
     spare_of = corners.spare_of(sharp)
     queue, on_top = _top_first(corners.take(sharp, np.arange(len(first))))
-    queue += list(range(n, len(sharp)))
+    queue += list(range(len(first) + len(spares), len(sharp)))
     on_top += [set() for _ in range(len(first), len(sharp))]
     outline = corners.outline_points(sharp)  # (n, S, 2)
     sizes = deck.templates.groups

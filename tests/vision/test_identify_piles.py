@@ -16,6 +16,7 @@ import pytest
 from bench.cards import standin_deck
 from tablehub.vision.identify import EnrolledDeck, read_cards
 from tablehub.vision.scene import Camera, CardPlacement, Glare, Lighting, Scene, render_scene
+from tests.vision.bench_scenes import assert_none_wrong, bench_readings
 
 PILE = ("agi:diamonds-5", "agi:bats-k", "agi:bats-2")
 CAMERA = Camera(
@@ -209,3 +210,18 @@ def test_a_card_under_one_not_read_is_read_with_that_one_cut_out(seed: int) -> N
     ids = {r.card_id for r in readings if r.face_up}
     assert ids == {"chaos:villain-joker", "chaos:loc-gotham-water-district-tunnel",
                    "chaos:yellow-9"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("index", "cards"), [(2, {"adler:pistol"}), (4, {"adler:binoculars", "adler:bomb"})]
+)
+def test_outlines_past_the_first_examined_are_examined_after_them(
+    index: int, cards: set[str]
+) -> None:
+    """Dev scenes (Get Adler!, 1280x720, seed 101): a cluttered frame gives a few hundred
+    outlines; only the best-supported ``max_hypotheses`` (60) were examined, and cards in
+    piles whose true outline ranked below them went unread.  The next ``max_extra`` (40)
+    are now examined after all of those, so they change nothing about them."""
+    rendered, readings = bench_readings("adler", "1280x720", 101, index)
+    assert_none_wrong(rendered, readings)
+    assert cards <= {r.card_id for r in readings}
