@@ -83,8 +83,9 @@ class Thresholds:
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
     max_extra: int = 40  # ... and the next ones, examined after all of those (cluttered
     # frames give a few hundred outlines; a card in a pile whose own ranked lower went
-    # unread): dev seeds 202/101/303, +2/+10/+4 cards, none wrong, about 6 ms more a
-    # 2304x1296 frame to refine their poses; 140: +5/+11/+5, about 20 ms more
+    # unread): dev seeds 202/101/303, +2/+10/+4 cards, none wrong; their poses are refined
+    # up front, about 3.5 ms more a cluttered 2304x1296 frame (chaos: 89 -> 118 outlines);
+    # 140: +5/+11/+5, about three times that
     max_late: int = 30  # ... then of those with a rough pose (a corner with one arm seen;
     # 20 left some strips of fans unread: dev seeds 202/101/303, 30: +10/+3/+0 cards, none
     # wrong, 3% more time a frame; 40 and 60 read no more)

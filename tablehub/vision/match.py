@@ -815,6 +815,10 @@ def identify(
     inked = int(_print_explained(ink[:, None], d_best[:, None], plain)[0])
     inked_share = inked / max(int(ink.sum()), 1)
     seen = int(valid.sum())
+    # Seen whole (``whole``), and every cell explained (``clean``): nothing lies on it, its
+    # blanks are its own.
+    whole = seen >= 0.9 * len(valid)
+    clean = explained >= CLEAN_SHARE * seen
     seen_corners = ~np.isnan(index[o_best, k_best])
     # The margin over each rival: its extra mismatch against the two cards' own difference
     # where this card is seen (0.5 when the card is exactly the best template).  Cells
@@ -847,7 +851,7 @@ def identify(
         # spades one's) counts no more, here or against the index corners in view.
         ruled = _twins_ruled_out(
             group, view, level, o_best, n_best, [short[k] for k in rivals], ro, margins,
-            valid, d_best, d_riv, seen >= 0.9 * len(valid) and explained >= CLEAN_SHARE * seen,
+            valid, d_best, d_riv, whole and clean,
         )  # fmt: skip
         ruled_out = [short[rivals[j]] for j in np.flatnonzero(ruled)]
         margins = np.where(ruled, np.maximum(margins, 1.0), margins)
@@ -875,8 +879,6 @@ def identify(
             index_fit, distinct_lead = _index_fit(
                 group, index_level, sums, seen_corners, o_best, n_best, others, view.masks
             )
-    # Seen whole, and every cell explained: nothing lies on it, its blanks are its own.
-    whole = seen >= 0.9 * len(valid)
     size_lead = float("inf")
     if seen_corners.any() and not whole:
         size_lead = _size_lead(other_sizes, view, index_all, o_best, n_best, label, index_level)
@@ -887,7 +889,6 @@ def identify(
     card_like = (inked >= min_explained and inked_share >= MIN_INKED_SHARE) or (
         clear and label == BACK
     )
-    clean = explained >= CLEAN_SHARE * seen
     mostly_explained = explained >= EXPLAINED_SHARE * seen
     whole_view = whole and (sure_pose or clean)
     # A card seen in part: what shows must be mostly its print, and where its index
