@@ -16,7 +16,12 @@ import pytest
 from bench.cards import standin_deck
 from tablehub.vision.identify import EnrolledDeck, read_cards
 from tablehub.vision.scene import Camera, CardPlacement, Glare, Lighting, Scene, render_scene
-from tests.vision.bench_scenes import assert_none_wrong, bench_readings
+from tests.vision.bench_scenes import (
+    assert_none_wrong,
+    assert_phantom_not_read,
+    bench_readings,
+    bench_readings_from,
+)
 
 PILE = ("agi:diamonds-5", "agi:bats-k", "agi:bats-2")
 CAMERA = Camera(
@@ -225,3 +230,25 @@ def test_outlines_past_the_first_examined_are_examined_after_them(
     rendered, readings = bench_readings("adler", "1280x720", 101, index)
     assert_none_wrong(rendered, readings)
     assert cards <= {r.card_id for r in readings}
+
+
+AGI_1280_SEED7_SCENE838 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 86612965457415227677854156691198268418,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 2691699174,
+}
+
+
+def test_a_pose_shifted_off_a_card_its_index_denied_is_not_read() -> None:
+    """A benchmark scene (agi, 1280x720, seed 7, scene 838, rebuilt from its random state):
+    a diamonds 6 in a fan, its own outline not read (the hearts jack's index on its index
+    corner denied it); an outline 9 mm off it, a pip column, read it as the diamonds 3 with
+    no index corner in view.  That outline is now taken as another pose of the card not
+    read (``identify.SHIFTED_POSE``), whose denied index doubts it."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE838)
+    assert_phantom_not_read(rendered, readings, "agi:diamonds-3")
+    assert {"agi:hearts-j", "agi:diamonds-9"} <= {r.card_id for r in readings}
