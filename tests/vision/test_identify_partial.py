@@ -794,6 +794,28 @@ def test_a_strip_under_a_card_not_read_is_not_read_from_its_bare_index_corner() 
     assert_phantom_not_read(rendered, readings, "agi:riddles-7")
 
 
+AGI_1280_SEED7_SCENE1177 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 284117744220323277700937077604179716634,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 1,
+    "uinteger": 15705138,
+}
+
+
+def test_an_index_corner_no_index_fits_well_does_not_speak_for_a_card() -> None:
+    """A benchmark scene (agi, 1280x720, seed 7, scene 1177, rebuilt from its random
+    state): Poison Ivy, a fifth of it showing under an arm, read as Killer Croc at a pose
+    2 mm off: its index corners showed the "PI" smeared, and every character's index fitted
+    one of them to within 40-42% of its own print, Killer Croc's least badly.  Such a
+    corner now counts as showing no index (``match.NO_INDEX_FIT`` 0.2), and a card seen in
+    part whose index is printed there is not read."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE1177)
+    assert_phantom_not_read(rendered, readings, "agi:char-killer-croc")
+
+
 ADLER_1280_SEED7_SCENE301 = {
     "bit_generator": "PCG64",
     "state": {
