@@ -133,9 +133,10 @@ NO_INDEX_FIT = 0.2  # an index corner in view shows an index only where some car
 # full benchmark's agi parts read as the riddles 7, whose index is slight, from a corner of
 # bare paper: 0.91-0.96; parts read wrong from a corner a hand or a pose 2-3 mm off smears,
 # where every card's index fits about as badly: 0.24-0.40); a card seen in part whose index
-# is printed where a corner in view shows none is not read (0.2 rather than 0.5: Get Adler!
-# 1280x720 seed 7, 2,000 scenes, 9 cards fewer and 3 of 11 misreadings gone; dev seeds
-# 202/101/303: +2/-4/-2 cards, none wrong)
+# is printed where a corner in view shows none is not read (0.2 rather than 0.5, with the
+# outline test of ``identify.SHIFTED_POSE``: benchmark agi, chaos, Get Adler! and Rogues
+# Gallery 1280x720 seed 7, 2,000 scenes each, 10 of 37 misreadings gone and 35 of 82,194
+# cards fewer; dev seeds 202/101: +0/-4 cards, none wrong)
 BACK_NO_INDEX_FIT = 0.5  # ... for a back, whose fine pattern aliases at the camera's
 # resolution (see ``clear``): its corners read right fit at 0.2-0.3, clearly better than
 # any face's
