@@ -683,12 +683,12 @@ def _index_mismatch(
     v: _View,
     rows: list[int],
     level: int,
-    blank: list[tuple[int, float]] | None = None,
+    fits: dict[int, float] | None = None,
 ) -> Array:
     """(2 orientations, len(rows), 2 corners) index-corner mismatch of templates ``rows``
     after the best small shift, as a sum of cell mismatches; NaN where not seen whole.
-    ``blank``, if given, gets the corners of the view in sight that show no index print
-    (``NO_INDEX_FIT``), each with how well the best index fits it."""
+    ``fits``, if given, gets how closely the best index fits each corner of the view
+    wholly in sight, as a share of that index's own print (``NO_INDEX_FIT``)."""
     out = np.full((2, len(rows), 2), np.nan)
     n = len(group.labels)
     columns = group.index_columns[level]  # top-left, bottom-right turned, per card
@@ -707,10 +707,8 @@ def _index_mismatch(
             # lying on it, not read), which fits the slightest index best, or an index a
             # hand or a pose off smears.  It still counts against every card (a card seen
             # whole is not there).
-            if blank is not None:
-                fit = float((every / np.maximum(group.index_print(level), 1e-6)).min())
-                if fit > NO_INDEX_FIT:
-                    blank.append((corner, fit))
+            if fits is not None:
+                fits[corner] = float((every / np.maximum(group.index_print(level), 1e-6)).min())
             ssd = every.reshape(n, 2)[rows]
         else:  # only where the corner shows
             shown = stack * mask
@@ -811,8 +809,8 @@ def identify(
     totals[:, left_out] = np.inf
     # Index corners of the best few cards, each lined up on its own, add their evidence.
     short = _favourites(totals.min(0), labels, INDEX_SHORTLIST)
-    blank: list[tuple[int, float]] = []  # corners in sight showing no index, and their fit
-    index_all = _index_mismatch(group, view, list(range(len(labels))), index_level, blank)
+    fits: dict[int, float] = {}  # how closely some index fits each corner in sight
+    index_all = _index_mismatch(group, view, list(range(len(labels))), index_level, fits)
     index = index_all[:, short]  # (2, R, 2)
     scores = totals[:, short] + np.nansum(index, axis=2)  # (2, R)
     o_best, k_best = (int(x) for x in np.unravel_index(int(np.argmin(scores)), scores.shape))
@@ -977,7 +975,7 @@ def identify(
     # A card seen in part whose index is printed where a corner in view shows none is not
     # there (a card not read may lie on that corner: then it is read from elsewhere).
     no_fit = BACK_NO_INDEX_FIT if label == BACK else NO_INDEX_FIT
-    shows_none = [c for c, fit in blank if fit > no_fit]
+    shows_none = [c for c, fit in fits.items() if fit > no_fit]
     if not whole and any(
         group.index_inked[n_best][c if o_best == 0 else 1 - c] for c in shows_none
     ):
