@@ -444,7 +444,11 @@ def _read(
             _trace(quad, "same as a card read")
             echoes.append(quad)
             continue
-        if any(_shares_corner(quad, q) for q in read):
+        # An outline that fitted no card (``unknown``) makes those at its corners other
+        # ways round of it only where they are no smaller: a bigger one may be drawn
+        # round a whole pile, its corner that of the card on top.
+        bigger = [u.quad_mm for u in unknown.values() if _area(u.quad_mm) > BIGGER * _area(quad)]
+        if any(_shares_corner(quad, q) for q in read if not any(q is b for b in bigger)):
             _trace(quad, "a corner of a card read")
             echoes.append(quad)
             continue
@@ -776,6 +780,14 @@ def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0
         return False
     d = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
     return bool(d.min() < tol_mm)
+
+
+BIGGER = 1.2  # an outline this many times the area of another is of a bigger card
+
+
+def _area(quad: Array) -> float:
+    """Area (mm^2) of a convex quad."""
+    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _overlap(a: Array, b: Array) -> float:

@@ -252,3 +252,25 @@ def test_a_pose_shifted_off_a_card_its_index_denied_is_not_read() -> None:
     rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE838)
     assert_phantom_not_read(rendered, readings, "agi:diamonds-3")
     assert {"agi:hearts-j", "agi:diamonds-9"} <= {r.card_id for r in readings}
+
+
+AGI_1280_SEED202_SCENE80 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 176909692601806233626845705714198151069,
+        "inc": 115100037077895843562177524975652467207,
+    },
+    "has_uint32": 1,
+    "uinteger": 1608174466,
+}
+
+
+def test_a_card_at_the_corner_of_an_outline_not_identified_is_examined() -> None:
+    """A dev scene (agi, 1280x720, seed 202, scene 80, rebuilt from its random state): a
+    riddles 9 seen whole on top of a pile.  An outline the size of a character card,
+    drawn round the whole pile, was examined first and fitted no card; its corner lay on
+    the 9's, so the 9's own outline was passed over as another size proposed by the
+    corner of a card read.  Only cards read now pass over outlines at their corners."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED202_SCENE80)
+    assert "agi:riddles-9" in {r.card_id for r in readings if r.complete}
+    assert_none_wrong(rendered, readings)
