@@ -447,8 +447,10 @@ def _read(
         # An outline that fitted no card (``unknown``) makes those at its corners other
         # ways round of it only where they are no smaller: a bigger one may be drawn
         # round a whole pile, its corner that of the card on top.
-        bigger = [u.quad_mm for u in unknown.values() if _area(u.quad_mm) > BIGGER * _area(quad)]
-        if any(_shares_corner(quad, q) for q in read if not any(q is b for b in bigger)):
+        limit = BIGGER * _area(quad)
+        owners = [r.quad_mm for r in done]
+        owners += [u.quad_mm for u in unknown.values() if _area(u.quad_mm) <= limit]
+        if any(_shares_corner(quad, q) for q in owners):
             _trace(quad, "a corner of a card read")
             echoes.append(quad)
             continue
@@ -798,7 +800,7 @@ def _overlap(a: Array, b: Array) -> float:
     inter, _ = cv2.intersectConvexConvex(
         a.astype(np.float32).reshape(-1, 1, 2), b.astype(np.float32).reshape(-1, 1, 2)
     )
-    area = float(cv2.contourArea(a.astype(np.float32)))
+    area = _area(a)
     return float(inter) / area if area > 0 else 0.0
 
 
