@@ -76,6 +76,9 @@ class Hypotheses:
     # (n,) int: for a spare outline (``OUTDONE_KEPT``), the hypothesis that outdid it: it
     # is examined where that one is not read; -1 for every other
     spare_of: Array | None = None
+    # (n, 4 * SAMPLES_PER_SIDE) bool: ``edges`` and, for a card seen whole in a blurred
+    # frame, its blurred sides (``refine_blurred``): where its corners show
+    corner_edges: Array | None = None
 
     def __len__(self) -> int:
         return len(self.angle)
@@ -798,6 +801,7 @@ def take(hyp: Hypotheses, idx: Array) -> Hypotheses:
         None if hyp.late is None else hyp.late[idx],
         None if hyp.blurred is None else hyp.blurred[idx],
         None if hyp.spare_of is None else _renumbered(hyp.spare_of, idx, len(hyp)),
+        None if hyp.corner_edges is None else hyp.corner_edges[idx],
     )
 
 
@@ -893,6 +897,8 @@ def _side_steps(vals: Array, offsets: Array, gap: int, step_mm: float) -> tuple[
 
 BLUR_STEP_PX = 1.5  # a blurred side's step is measured over this many pixels ...
 BLUR_PX_PER_MM = 2.0  # ... in frames with fewer pixels per mm than this
+BLUR_SURE = 0.85  # ... for outlines less sharp than this all round (``identify``'s sure pose)
+BLUR_WHOLE = 0.7  # ... which show this much of themselves measured so: cards seen whole
 
 
 def refine_blurred(
@@ -903,9 +909,17 @@ def refine_blurred(
     under ``BLUR_PX_PER_MM``: at low resolution a blurred side's step over a fraction of
     a millimetre is too small to count (a whole card on a pale table in a blurred
     frame).  Those then supported ``least`` or better take that pose and its edges;
-    ``blurred`` holds that support (the share of the outline sharp stays ``support``)."""
+    ``blurred`` holds that support (the share of the outline sharp stays ``support``).
+    Those supported ``least`` or better but under ``BLUR_SURE`` keep their pose and edges;
+    where measured so they show ``BLUR_WHOLE`` of themselves (a card seen whole in a
+    blurred frame, its outline half sharp), those edges count where its corners show
+    (``corner_edges``, ``corner_shown``), so its index corners are compared, only so.
+    (Refitted instead, some moved a pip column off onto another card's print and were
+    misread; an outline showing less so is a strip under cards or a hand, whose blurred
+    sides the steps may be: one over a hand got a corner and was read as a joker; and as
+    its edges, they made the sides of cards on a fan's bottom card look like its own.)"""
     blurred = hyp.support.copy()
-    weak = np.nonzero(hyp.support < least)[0]
+    weak = np.nonzero(hyp.support < BLUR_SURE)[0]
     if len(weak) == 0:
         return replace(hyp, blurred=blurred)
     centre = hyp.centre[weak]
@@ -917,6 +931,17 @@ def refine_blurred(
         return replace(hyp, blurred=blurred)
     ppm_mean = float(ppm[ppm < BLUR_PX_PER_MM].mean())
     gap = max(3, round(BLUR_STEP_PX / (step_mm * ppm_mean)))
+    half = weak[hyp.support[weak] >= least]
+    weak = weak[hyp.support[weak] < least]
+    if len(half) and hyp.edges is not None:
+        seen = refine(image, table_to_image, take(hyp, half), reach_mm=(), gap=gap)
+        whole = seen.support >= BLUR_WHOLE
+        if seen.edges is not None and whole.any():
+            corner_edges = hyp.edges.copy()
+            corner_edges[half[whole]] |= seen.edges[whole]
+            hyp = replace(hyp, corner_edges=corner_edges)
+    if len(weak) == 0:
+        return replace(hyp, blurred=blurred)
     again = refine(image, table_to_image, take(hyp, weak), gap=gap)
     took = again.support >= least
     idx = weak[took]
@@ -937,6 +962,7 @@ def refine_blurred(
         edges=None if hyp.edges is None else put(hyp.edges, again.edges),
         straight=None if hyp.straight is None else put(hyp.straight, again.straight),
         blurred=blurred,
+        corner_edges=None if hyp.corner_edges is None else put(hyp.corner_edges, again.edges),
     )
 
 
@@ -968,11 +994,12 @@ def corner_shown(
     """Whether the outline shows (edges along both sides, ``reach_mm`` from the corner)
     at the top-left and the bottom-right corner of hypothesis ``i``: where a card's index
     may be read.  (A corner whose sides do not show is under something else.)"""
-    if hyp.edges is None:
+    edges = hyp.corner_edges if hyp.corner_edges is not None else hyp.edges
+    if edges is None:
         return True, True
     out = []
     for near in _near_corners(float(hyp.size[i][0]), float(hyp.size[i][1]), reach_mm):
-        out.append(bool(near.any() and hyp.edges[i][near].mean() >= need))
+        out.append(bool(near.any() and edges[i][near].mean() >= need))
     return out[0], out[1]
 
 

@@ -132,3 +132,27 @@ def test_a_blurred_side_at_low_resolution_is_measured_over_more_pixels() -> None
     # A frame of 2 px/mm or more is left as it is.
     fine = corners.refine_blurred(rendered.image, h @ np.diag([3.0, 3.0, 1.0]), sharp, 0.42)
     assert fine.blurred is not None and fine.blurred[0] == sharp.support[0]
+
+
+def test_a_half_sharp_outline_at_low_resolution_adds_its_blurred_edges_in_place() -> None:
+    """A dev scene (agi, 1280x720, seed 202, scene 18: about 1.4 px/mm, a pale table, the
+    frame blurred): the diamonds 6 seen whole shows 0.42 of its outline sharp, neither
+    index corner's sides.  Its sides measured over 1.5 px at the same pose show nearly
+    all round and count where its corners show (one now does); its pose, its edges and
+    the share sharp stay as they were."""
+    deck, faces, ids = standin_deck("agi")
+    rendered = bench_scene(faces, ids, "1280x720", 202, 18)
+    h = rendered.table_to_image
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:diamonds-6"]
+    truth = corners.transform(np.linalg.inv(h), card.corners_px)
+    hyp, _ = corners.find_hypotheses(rendered.image, h, deck.templates.sizes)
+    near = np.flatnonzero(np.hypot(*(hyp.centre - truth.mean(0)).T) < 3.0)
+    sharp = corners.refine(rendered.image, h, corners.take(hyp, near[:1]))
+    assert 0.42 <= sharp.support[0] < corners.BLUR_SURE
+    assert corners.corner_shown(sharp, 0) == (False, False)
+    out = corners.refine_blurred(rendered.image, h, sharp, 0.42)
+    assert out.corner_edges is not None and out.corner_edges[0].mean() >= corners.BLUR_WHOLE
+    assert any(corners.corner_shown(out, 0))
+    assert out.edges is not None and np.array_equal(out.edges, sharp.edges)
+    assert np.array_equal(out.centre, sharp.centre) and np.array_equal(out.angle, sharp.angle)
+    assert out.support[0] == sharp.support[0]

@@ -160,6 +160,21 @@ def test_whole_cards_on_a_pale_table_in_a_blurred_frame_are_read() -> None:
     assert whole <= {r.card_id for r in readings if r.complete}
 
 
+def test_a_card_seen_whole_in_a_blurred_frame_shows_its_index_corners() -> None:
+    """A dev scene (agi, 1280x720, seed 202, scene 18): a diamonds 6 seen whole, nothing
+    on it, about 1.4 px/mm on a pale table, the frame blurred.  Its outline showed 0.42 of
+    itself sharp, enough not to be measured again over 1.5 px (``corners.refine_blurred``
+    took only those under 0.42), too little for its corners to show: its index corners
+    were not compared, and it was judged as a card seen in part, with no index in view
+    and a margin over the 8 (0.18) short of the 0.25 asked (``match.NO_INDEX_MARGIN``).
+    Outlines under 0.85 sharp (``corners.BLUR_SURE``) are now measured so at their pose
+    too, and where that shows 70% of the outline, those edges count where its corners
+    show (``Hypotheses.corner_edges``)."""
+    rendered, readings = bench_readings("agi", "1280x720", 202, 18)
+    assert "agi:diamonds-6" in {r.card_id for r in readings if r.complete}
+    assert_none_wrong(rendered, readings)
+
+
 @pytest.mark.parametrize("index", [2, 24])
 def test_a_card_seen_whole_is_told_from_a_rival_that_only_adds_print(index: int) -> None:
     """Benchmark scenes (1280x720, seed 7): a riddles 2 seen whole, every cell but one
