@@ -785,20 +785,6 @@ def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0
 
 
 BIGGER = 1.2  # an outline this many times the area of another is of a bigger card
-CLEAR_VIEW = 0.9  # share of the cells seen a card explains where nothing spoils the view
-
-
-def _contradicts(first: match.Decision, retry: match.Decision, t: Thresholds) -> bool:
-    """Whether a reading with the outlines on a card cut out names another card than the
-    one its whole view fitted best by a clear gap, explaining nearly all of it: nothing
-    lay on it to spoil that view, and what is left is too little to overrule it (a
-    location seen whole, its corner's index a little off, read again from a seventh of
-    it as another location: chaos 1280x720 seed 7 scene 366)."""
-    return (
-        retry.label != first.best
-        and first.gap >= t.min_gap
-        and first.explained >= CLEAR_VIEW * first.seen
-    )
 
 
 def _area(quad: Array) -> float:
@@ -816,6 +802,22 @@ def _overlap(a: Array, b: Array) -> float:
     )
     area = _area(a)
     return float(inter) / area if area > 0 else 0.0
+
+
+CLEAR_VIEW = 0.9  # share of the cells seen a card explains where nothing spoils the view
+
+
+def _contradicts(first: match.Decision, retry: match.Decision, t: Thresholds) -> bool:
+    """Whether a reading with the outlines on a card cut out names another card than the
+    one its whole view fitted best by a clear gap, explaining nearly all of it: nothing
+    lay on it to spoil that view, and what is left is too little to overrule it (a
+    location seen whole, its corner's index a little off, read again from a seventh of
+    it as another location: chaos 1280x720 seed 7 scene 366)."""
+    return (
+        retry.label != first.best
+        and first.gap >= t.min_gap
+        and first.explained >= CLEAR_VIEW * first.seen
+    )
 
 
 def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bool:

@@ -9,7 +9,15 @@ import pytest
 
 from bench.cards import bench_scene, standin_deck
 from tablehub.vision import corners
-from tablehub.vision.scene import Camera, CardPlacement, Lighting, Scene, render_scene
+from tablehub.vision.identify import EnrolledDeck
+from tablehub.vision.scene import (
+    Camera,
+    CardPlacement,
+    Lighting,
+    RenderedScene,
+    Scene,
+    render_scene,
+)
 
 Array = np.ndarray
 
@@ -17,6 +25,18 @@ Array = np.ndarray
 def _offset_mm(quad: Array, truth: Array) -> float:
     """How far (mm) rectangle ``quad`` is from ``truth``, either way up."""
     return float(min(np.abs(np.roll(quad, k, 0) - truth).max() for k in (0, 2)))
+
+
+def _card_in_scene(
+    deck_name: str, size: str, seed: int, index: int, card_id: str
+) -> tuple[EnrolledDeck, RenderedScene, Array]:
+    """A benchmark scene's enrolled deck, the scene, and ``card_id``'s true outline in
+    table millimetres."""
+    deck, faces, ids = standin_deck(deck_name)
+    rendered = bench_scene(faces, ids, size, seed, index)
+    (card,) = [c for c in rendered.cards if c.card_id == card_id]
+    truth = corners.transform(np.linalg.inv(rendered.table_to_image), card.corners_px)
+    return deck, rendered, truth
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -92,11 +112,8 @@ def test_a_corner_whose_other_side_does_not_show_at_all_is_examined_last() -> No
     step of 1 or 2 levels), so no corner of it was found and it was never examined.  The
     end of a long straight edge is now a corner with one arm, either side of it: a rough
     pose, proposed after every other hypothesis (``late``)."""
-    deck, faces, ids = standin_deck("agi")
-    rendered = bench_scene(faces, ids, "2304x1296", 202, 7)
+    deck, rendered, truth = _card_in_scene("agi", "2304x1296", 202, 7, "agi:role-telepathic")
     h = rendered.table_to_image
-    (card,) = [c for c in rendered.cards if c.card_id == "agi:role-telepathic"]
-    truth = corners.transform(np.linalg.inv(h), card.corners_px)
     hyp, _ = corners.find_hypotheses(rendered.image, h, deck.templates.sizes)
     assert hyp.late is not None
     near = [i for i, q in enumerate(hyp.quads()) if _offset_mm(q, truth) < 3.0]
@@ -110,11 +127,8 @@ def test_a_blurred_side_at_low_resolution_is_measured_over_more_pixels() -> None
     millimetre are a few grey levels, so a pose a millimetre off does not move and shows
     under half of its outline.  Measured over 1.5 px the sides show nearly all round and
     the pose comes within a millimetre; the share sharp (``support``) stays as it was."""
-    _, faces, ids = standin_deck("chaos")
-    rendered = bench_scene(faces, ids, "1280x720", 7, 1)
+    _, rendered, truth = _card_in_scene("chaos", "1280x720", 7, 1, "chaos:green-9")
     h = rendered.table_to_image
-    (card,) = [c for c in rendered.cards if c.card_id == "chaos:green-9"]
-    truth = corners.transform(np.linalg.inv(h), card.corners_px)
     top = truth[1] - truth[0]
     off = corners.Hypotheses(
         truth.mean(0)[None] + [0.7, -0.5],
@@ -140,11 +154,8 @@ def test_a_half_sharp_outline_at_low_resolution_adds_its_blurred_edges_in_place(
     index corner's sides.  Its sides measured over 1.5 px at the same pose show nearly
     all round and count where its corners show (one now does); its pose, its edges and
     the share sharp stay as they were."""
-    deck, faces, ids = standin_deck("agi")
-    rendered = bench_scene(faces, ids, "1280x720", 202, 18)
+    deck, rendered, truth = _card_in_scene("agi", "1280x720", 202, 18, "agi:diamonds-6")
     h = rendered.table_to_image
-    (card,) = [c for c in rendered.cards if c.card_id == "agi:diamonds-6"]
-    truth = corners.transform(np.linalg.inv(h), card.corners_px)
     hyp, _ = corners.find_hypotheses(rendered.image, h, deck.templates.sizes)
     near = np.flatnonzero(np.hypot(*(hyp.centre - truth.mean(0)).T) < 3.0)
     sharp = corners.refine(rendered.image, h, corners.take(hyp, near[:1]))
