@@ -52,6 +52,11 @@ CATEGORY_COLOURS: dict[str, Colour] = {
 }
 FONT = cv2.FONT_HERSHEY_DUPLEX
 FONT_BOLD = cv2.FONT_HERSHEY_TRIPLEX
+# A number card's rank (a poker rank, a trick value) is printed as tall as on a real poker
+# card, so a whole-table camera (1-2 px/mm) can tell a fanned card from its corner; the
+# other cards' two-letter codes stay 5.5 mm (made bigger, they were misread more often)
+NUMBER_CARDS = ("poker", "trick")
+RANK_MM = 8.0  # cap height asked of _text; the glyphs come out about 6.2 mm tall
 
 # Pip layouts (x, y in card fractions) for poker cards 2..10.
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -249,6 +254,10 @@ def _draw_corner(img: Image, spec: CardSpec, s: float) -> None:
     symbol, colour = _index_symbol(spec)
     text_colour = colour if spec.category in ("poker", "trick", "joker") else INK
     label = spec.index
+    if spec.category in NUMBER_CARDS:
+        _text(img, label, 6.2 * s, 8.0 * s, RANK_MM * s, text_colour, FONT_BOLD, max_width=10.0 * s)
+        draw_symbol(img, symbol, 6.2 * s, 17.0 * s, 3.2 * s, colour)
+        return
     width = 9.0 * s if len(label) <= 2 else 11.0 * s
     _text(img, label, 6.2 * s, 7.0 * s, 5.5 * s, text_colour, FONT_BOLD, max_width=width)
     draw_symbol(img, symbol, 6.2 * s, 15.5 * s, 3.2 * s, colour)

@@ -59,6 +59,11 @@ COARSE_SHORTLIST = 24  # cards (by their coarse thumbnails) compared cell by cel
 # card partly hidden by something unread can rank the right card out: rg upgrade-19 was
 # read as upgrade-17)
 MAX_INDEX_DISAGREE = 4.0  # capped cells another card's index corner may fit better by
+DISAGREE_MARGIN = 0.25  # ... unless seen whole with a sharp outline -- and where the index
+# in view is another card's exactly or nearer (``Decision.index_fit`` -1 or less), by
+# this margin (a bats 10 on a pile read as the riddles 10 at 0.12, index fit -1.7; dev
+# seeds: right such readings 0.31 and up; a spades 7 whose index leans to the clubs 7,
+# fit -0.6, right at 0.17)
 BACK_INDEX_LEAD = 10.0  # capped cells: a back seen in part whose index corner fits this much
 # better than any face's index needs no share of its cells explained (dev scenes: 25 to 90)
 PART_EXPLAINED = 0.45  # share of the cells seen a card seen in part must explain (right
@@ -963,7 +968,15 @@ def identify(
             or (worst_margin >= CLEAN_MARGIN and explained >= CLEAN_SHARE * seen)
         )
         and (shown_gap >= min_shown_gap or whole_view)
-        and (index_lead >= -MAX_INDEX_DISAGREE or (whole and sure_pose and mostly_explained))
+        and (
+            index_lead >= -MAX_INDEX_DISAGREE
+            or (
+                whole
+                and sure_pose
+                and mostly_explained
+                and (index_fit > -1.0 or worst_margin >= DISAGREE_MARGIN)
+            )
+        )
         and size_lead >= -MAX_INDEX_DISAGREE
         and (inked >= FEW_INKED or explained >= EXPLAINED_SHARE * seen)
         and (not whole or label == BACK or explained >= WHOLE_EXPLAINED * seen or clear)

@@ -164,3 +164,22 @@ def test_rogues_gallery_counts_include_the_starting_cards() -> None:
     assert _count("rg", "upgrade") == 29
     assert _count("rg", "accomplice") == 37
     assert card_spec("rg:upgrade-secret-lair").count == 5
+
+
+def _rank_height_mm(card_id: str, px_per_mm: float = 10.0) -> float:
+    """Height of the top-left index's label: the topmost run of inked rows in the corner."""
+    face = render_face(card_spec(card_id), px_per_mm)
+    corner = face[: int(21 * px_per_mm), : int(13 * px_per_mm), :3]
+    inked = (np.abs(corner.astype(int) - corner[2, 2].astype(int)).max(axis=2) > 60).any(axis=1)
+    rows = np.flatnonzero(inked)
+    gaps = np.flatnonzero(np.diff(rows) > 1)
+    end = rows[gaps[0]] if len(gaps) else rows[-1]
+    return float(end - rows[0] + 1) / px_per_mm
+
+
+def test_a_number_cards_rank_is_printed_as_tall_as_a_poker_cards() -> None:
+    """A real poker card's rank is 6-7 mm tall; a whole-table camera (1-2 px/mm) tells a
+    fanned card from its corner only at about that size.  Two-letter codes stay smaller."""
+    for card_id in ("agi:bats-8", "agi:hearts-q", "chaos:blue-5"):
+        assert 5.8 <= _rank_height_mm(card_id) <= 7.0, card_id
+    assert _rank_height_mm("agi:role-healer") < 5.0

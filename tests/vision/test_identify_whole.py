@@ -212,3 +212,13 @@ def test_a_card_seen_whole_is_not_overruled_by_a_seventh_of_it() -> None:
     rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE366)
     assert "chaos:loc-ace-chemical" in {c.card_id for c in rendered.cards}
     assert_none_wrong(rendered, readings)
+
+
+def test_a_card_seen_whole_is_not_read_against_an_index_that_names_another() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 202, scene 7): the bats 10 on a
+    pile, seen whole, was read as the riddles 10 by a margin of 0.12 -- the two differ
+    only in their suit signs -- though another card's index fits its index corners far
+    better than the riddles 10's does (the riddles 10 itself lies in the same scene).  A
+    card seen whole whose index corner names another card, or fits it as nearly, is read
+    against that index only by ``match.DISAGREE_MARGIN``."""
+    assert_none_wrong(*bench_readings("agi", "1280x720", 202, 7))
