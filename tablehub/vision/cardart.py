@@ -54,9 +54,10 @@ FONT = cv2.FONT_HERSHEY_DUPLEX
 FONT_BOLD = cv2.FONT_HERSHEY_TRIPLEX
 # A number card's rank (a poker rank, a trick value) is printed as tall as on a real poker
 # card, so a whole-table camera (1-2 px/mm) can tell a fanned card from its corner; the
-# other cards' two-letter codes stay 5.5 mm (made bigger, they were misread more often)
+# other cards' codes keep the smaller size (5.5 asked of _text, about 4 mm printed: made
+# bigger, Rogues Gallery's were misread three times as often)
 NUMBER_CARDS = ("poker", "trick")
-RANK_MM = 8.0  # cap height asked of _text; the glyphs come out about 6.2 mm tall
+RANK_MM = 8.0  # height asked of _text; the glyphs come out about 6.2 mm tall
 
 # Pip layouts (x, y in card fractions) for poker cards 2..10.
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
