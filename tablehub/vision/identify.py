@@ -805,6 +805,8 @@ def _overlap(a: Array, b: Array) -> float:
 
 
 CLEAR_VIEW = 0.9  # share of the cells seen a card explains where nothing spoils the view
+PRINT_APART = 20.0  # capped cells: a whole view whose print tells its best card from every
+# other by this gap (``Decision.shown_gap``) is not overruled by a part either
 
 
 def _contradicts(first: match.Decision, retry: match.Decision, t: Thresholds) -> bool:
@@ -813,11 +815,8 @@ def _contradicts(first: match.Decision, retry: match.Decision, t: Thresholds) ->
     lay on it to spoil that view, and what is left is too little to overrule it (a
     location seen whole, its corner's index a little off, read again from a seventh of
     it as another location: chaos 1280x720 seed 7 scene 366)."""
-    return (
-        retry.label != first.best
-        and first.gap >= t.min_gap
-        and first.explained >= CLEAR_VIEW * first.seen
-    )
+    clear_view = first.gap >= t.min_gap and first.explained >= CLEAR_VIEW * first.seen
+    return retry.label != first.best and (clear_view or first.shown_gap >= PRINT_APART)
 
 
 def _may_show(quad: Array, size: tuple[float, float], covers: list[Array]) -> bool:
