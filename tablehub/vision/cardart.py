@@ -255,13 +255,13 @@ def _draw_corner(img: Image, spec: CardSpec, s: float) -> None:
     symbol, colour = _index_symbol(spec)
     text_colour = colour if spec.category in ("poker", "trick", "joker") else INK
     label = spec.index
+    # (mm) the label's centre, height and widest, then the symbol's centre, below it
     if spec.category in NUMBER_CARDS:
-        _text(img, label, 6.2 * s, 8.0 * s, RANK_MM * s, text_colour, FONT_BOLD, max_width=10.0 * s)
-        draw_symbol(img, symbol, 6.2 * s, 17.0 * s, 3.2 * s, colour)
-        return
-    width = 9.0 * s if len(label) <= 2 else 11.0 * s
-    _text(img, label, 6.2 * s, 7.0 * s, 5.5 * s, text_colour, FONT_BOLD, max_width=width)
-    draw_symbol(img, symbol, 6.2 * s, 15.5 * s, 3.2 * s, colour)
+        label_y, height, width, symbol_y = 8.0, RANK_MM, 10.0, 17.0
+    else:
+        label_y, height, width, symbol_y = 7.0, 5.5, 9.0 if len(label) <= 2 else 11.0, 15.5
+    _text(img, label, 6.2 * s, label_y * s, height * s, text_colour, FONT_BOLD, max_width=width * s)
+    draw_symbol(img, symbol, 6.2 * s, symbol_y * s, 3.2 * s, colour)
 
 
 def _centre(img: Image, spec: CardSpec, s: float) -> None:

@@ -805,16 +805,18 @@ def _overlap(a: Array, b: Array) -> float:
 
 
 CLEAR_VIEW = 0.9  # share of the cells seen a card explains where nothing spoils the view
-PRINT_APART = 20.0  # capped cells: a whole view whose print tells its best card from every
+PRINT_APART = 20.0  # capped cells: a first view whose print tells its best card from every
 # other by this gap (``Decision.shown_gap``) is not overruled by a part either
 
 
 def _contradicts(first: match.Decision, retry: match.Decision, t: Thresholds) -> bool:
     """Whether a reading with the outlines on a card cut out names another card than the
-    one its whole view fitted best by a clear gap, explaining nearly all of it: nothing
-    lay on it to spoil that view, and what is left is too little to overrule it (a
-    location seen whole, its corner's index a little off, read again from a seventh of
-    it as another location: chaos 1280x720 seed 7 scene 366)."""
+    one its first view fitted best by a clear gap, explaining nearly all of it (nothing
+    lay on it to spoil that view: a location seen whole, its corner's index a little off,
+    read again from a seventh of it as another location, chaos 1280x720 seed 7 scene
+    366), or whose print told that card from every other by ``PRINT_APART`` (a role seen
+    whole, 81% explained, its index off, read again from its index as another role: agi
+    1280x720 seed 7 scene 899).  What is left after the cut is too little to overrule it."""
     clear_view = first.gap >= t.min_gap and first.explained >= CLEAR_VIEW * first.seen
     return retry.label != first.best and (clear_view or first.shown_gap >= PRINT_APART)
 
