@@ -650,31 +650,26 @@ def _blur_of(group: SizeGroup, v: _View, n: int, o: int, guess: int) -> int:
     return int(np.argmin(fits))
 
 
-def _cell_mismatch(
-    group: SizeGroup, v: _View, level: int, cards: Array, into: Array | None = None
-) -> Array:
-    """(cells, 2 orientations, N) mean squared mismatch of every cell against templates
-    ``cards`` (sorted positions), written into ``into`` (else a new array whose other
-    columns are inf): both orientations in one batched product over those cards only (a
-    shortlist costs a fraction of every card; the rest may be filled in later)."""
+def _cell_mismatch(group: SizeGroup, v: _View, level: int) -> Array:
+    """(cells, 2 orientations, N) mean squared mismatch of every cell against every
+    template: both orientations in one batched product over the templates as stored
+    (card by card within a cell), which costs less than copying out a shortlist's."""
     cells = np.stack(v.cells, 1)  # (C, 2, P)
-    n = len(group.labels)
-    if len(cards) == n:
-        cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
-        energy = group.energy[level]
-    else:
-        cross = np.matmul(cells, group.cells[level][cards].transpose(1, 2, 0))
-        energy = group.energy[level][cards]
+    cross = np.matmul(cells, group.by_cell[level])  # (C, 2, N)
     e_obs = (cells * cells).sum(-1)  # (C, 2)
     # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, both orientations at once and in place (a few
     # passes over (C, 2, N) rather than a dozen over its halves)
-    d: Array = e_obs[:, :, None] + energy.T[:, None, :]
+    d: Array = e_obs[:, :, None] + group.energy[level].T[:, None, :]
     d -= np.multiply(cross, 2, out=cross)
     np.maximum(np.divide(d, cells.shape[-1], out=d), 0.0, out=d)
-    if len(cards) == n and into is None:
-        return d
-    out = into if into is not None else np.full((*d.shape[:2], n), np.inf, np.float32)
-    out[:, :, cards] = d
+    return d
+
+
+def _only(d: Array, cards: Array) -> Array:
+    """``_cell_mismatch``'s ``d`` with every column but ``cards``' set to inf (cards not
+    on the shortlist are left out of the comparison)."""
+    out = np.full_like(d, np.inf)
+    out[:, :, cards] = d[:, :, cards]
     return out
 
 
@@ -782,11 +777,10 @@ def identify(
     # thumbnail fit far better, and then the spades one must still be compared with it.
     order = np.argsort(coarse.min(0), kind="stable")
     cand = np.union1d(order[:COARSE_SHORTLIST], group.twins[order[:TWINS_OF]].ravel())
-    mismatch = _cell_mismatch(group, view, level, cand)
-    dists = _seen_mismatch(mismatch, view)
+    every = _cell_mismatch(group, view, level)
+    dists = _seen_mismatch(_only(every, cand) if len(cand) < len(labels) else every, view)
     if len(cand) < len(labels) and _worth_all([d[:, cand] for d in dists], view):
-        rest = np.setdiff1d(np.arange(len(labels)), cand)
-        dists = _seen_mismatch(_cell_mismatch(group, view, level, rest, mismatch), view)
+        dists = _seen_mismatch(every, view)
         cand = np.arange(len(labels))
     # A card partly hidden may be hidden by another card's bare paper, which looks like
     # the bare paper of this one: where the card looks bare, a card printed there counts
