@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -735,8 +735,8 @@ def _index_mismatch(
 # A card showing less than ANCHOR_SHOWN of itself, not read lined up on the card its coarse
 # thumbnail ranks first, is lined up on the next likeliest (ANCHORS in all) and read from
 # the first that reads it as the card its index corners fitted best at first.  Benchmark,
-# seed 7, 1280x720, the first 400 scenes: agi +21 cards (one more wrong), chaos +14 (none);
-# taking the first that reads, whatever its index said: +24/+18, with 4 more wrong.
+# 2,000 scenes, seed 7, 1280x720: agi +86 cards (wrong 6 -> 9), chaos +48 (9 -> 9); the
+# first that reads, whatever its index said (400 scenes): +24/+18, with 4 more wrong.
 ANCHOR_SHOWN = 0.9
 ANCHORS = 3
 
@@ -772,20 +772,35 @@ def identify(
     seen in part left unsure so is lined up on the next likeliest cards' too (a part's
     thumbnail may rank another card first, and lined up on that card's print the pose
     goes off): read where that names the card its index corners fitted best at first."""
-    args = (group, lk, level, min_explained, min_margin, min_gap, sure_pose, corners_shown,
-            min_shown_gap, doubtful, min_whole_margin, other_sizes)  # fmt: skip
-    dec = _identify_from(None, *args)
+    coarse = _coarse_scores(group, lk)
+    if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
+        return NOTHING
+    ask = _Ask(min_explained, min_margin, min_gap, sure_pose, corners_shown, min_shown_gap,
+               min_whole_margin, other_sizes)  # fmt: skip
+    o0, n0 = (int(x) for x in np.unravel_index(int(np.argmin(coarse)), coarse.shape))
+    dec = _identify_from((o0, n0), group, lk, level, coarse, ask)
     if dec.label is not None or not dec.index_best:
         return dec
     if np.count_nonzero(lk.card_mask) >= ANCHOR_SHOWN * lk.card_mask.size:
         return dec
-    coarse = _coarse_scores(group, lk)
-    n0 = int(np.argmin(coarse.min(0)))
     for anchor in _next_anchors(group, coarse, n0, ANCHORS - 1):
-        again = _identify_from(anchor, *args)
+        again = _identify_from(anchor, group, lk, level, coarse, ask)
         if again.label is not None and again.label == dec.index_best:
             return again
     return dec
+
+
+class _Ask(NamedTuple):
+    """What ``identify`` asks of a reading (its parameters of the same names)."""
+
+    min_explained: int
+    min_margin: float
+    min_gap: float
+    sure_pose: bool
+    corners_shown: tuple[bool, bool]
+    min_shown_gap: float
+    min_whole_margin: float
+    other_sizes: Sequence[SizeGroup]
 
 
 def _next_anchors(group: SizeGroup, coarse: Array, n0: int, k: int) -> list[tuple[int, int]]:
@@ -802,29 +817,13 @@ def _next_anchors(group: SizeGroup, coarse: Array, n0: int, k: int) -> list[tupl
 
 
 def _identify_from(
-    anchor: tuple[int, int] | None,
-    group: SizeGroup,
-    lk: Look,
-    level: int,
-    min_explained: int = 8,
-    min_margin: float = 0.3,
-    min_gap: float = 1.0,
-    sure_pose: bool = False,
-    corners_shown: tuple[bool, bool] = (True, True),
-    min_shown_gap: float = 0.8,
-    doubtful: bool = False,
-    min_whole_margin: float = 0.1,
-    other_sizes: Sequence[SizeGroup] = (),
+    anchor: tuple[int, int], group: SizeGroup, lk: Look, level: int, coarse: Array, ask: _Ask
 ) -> Decision:
-    """``identify`` lined up on the print of ``anchor`` (way round, card), or of the card
-    the coarse thumbnails rank first (None)."""
-    coarse = _coarse_scores(group, lk)
-    if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
-        return NOTHING
-    if anchor is None:
-        o0, n0 = (int(x) for x in np.unravel_index(int(np.argmin(coarse)), coarse.shape))
-    else:
-        o0, n0 = anchor
+    """``identify`` lined up on the print of card ``anchor`` (way round, card); ``coarse``:
+    the look's ``_coarse_scores``."""
+    (min_explained, min_margin, min_gap, sure_pose, corners_shown, min_shown_gap,
+     min_whole_margin, other_sizes) = ask  # fmt: skip
+    o0, n0 = anchor
     warp = _align(group, lk, n0, o0, level)
     warp0 = warp if o0 == 0 else _turn_warp(warp, lk.size_mm)
     view = _view(lk, warp0, corners_shown)
