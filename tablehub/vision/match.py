@@ -192,15 +192,17 @@ class Look:
     pad: int  # margin in grid pixels
     obs: Array | None = None  # (H, W, 3) the frame's colours
 
-    def foreign(self) -> Array:
-        """uint8 (H, W): 255 on a plain stretch of a colour no card's paper has."""
+    def foreign(self, bare: float | None = None) -> Array:
+        """uint8 (H, W): 255 on a plain stretch of a colour no card's paper has, at least
+        ``bare`` of the local white (``FOREIGN_BARE`` by default)."""
         if self.obs is None:
             return np.zeros(self.mask.shape, np.uint8)
-        return _foreign(self.obs, self.refl, self.mask, self.pad)
+        light = FOREIGN_BARE if bare is None else bare
+        return _foreign(self.obs, self.refl, self.mask, self.pad, light)
 
-    def without_foreign(self) -> Look:
-        """The look with plain stretches of a foreign colour (``_foreign``) taken as hidden."""
-        foreign = self.foreign()
+    def without_foreign(self, bare: float | None = None) -> Look:
+        """The look with plain stretches of a foreign colour (``foreign``) taken as hidden."""
+        foreign = self.foreign(bare)
         if not foreign.any():
             return self
         return replace(self, mask=np.where(foreign > 0, 0, self.mask).astype(np.uint8))
@@ -258,9 +260,13 @@ def look(
 FOREIGN_CHROMA = 0.15  # a plain stretch whose colour differs from the card's paper by this
 # much (each channel against their mean, relative to the paper's) is no card's paper
 FOREIGN_BARE = 0.9  # ... where every channel is at least this share of the local white
+FOREIGN_BARE_LOOSE = 0.7  # ... or this share, for a second look at a card not read
+# (``identify._identify``): fingers shaded between the knuckles.  Taking 0.8 or 0.7 for
+# FOREIGN_BARE itself read more parts, but coloured panels of cards seen whole went too
+# (a Saboteur role was misread, agi 1280x720 seed 7 scene 899).
 
 
-def _foreign(obs: Array, refl: Array, mask: Array, pad: int) -> Array:
+def _foreign(obs: Array, refl: Array, mask: Array, pad: int, light: float) -> Array:
     """uint8 (H, W): 255 where a plain stretch of another colour than the card's paper
     lies (a hand, a sleeve of someone's shirt): the local reflectance takes any plain
     surface for white paper, so such a stretch looks like bare paper; its colour against
@@ -281,7 +287,7 @@ def _foreign(obs: Array, refl: Array, mask: Array, pad: int) -> Array:
     chroma = np.maximum(np.maximum(np.abs(b / grey - 1 / 3), np.abs(g / grey - 1 / 3)),
                         np.abs(r / grey - 1 / 3)) * 3  # fmt: skip
     rb, rg, rr = cv2.split(cv2.resize(refl, half, interpolation=cv2.INTER_AREA))
-    bare = np.minimum(np.minimum(rb, rg), rr) >= FOREIGN_BARE
+    bare = np.minimum(np.minimum(rb, rg), rr) >= light
     core = ((chroma > FOREIGN_CHROMA) & bare).astype(np.uint8)
     core = cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     near = cv2.dilate(core, np.ones((5, 5), np.uint8))
@@ -736,7 +742,9 @@ def _index_mismatch(
 # thumbnail ranks first, is lined up on the next likeliest (ANCHORS in all) and read from
 # the first that reads it as the card its index corners fitted best at first.  Benchmark,
 # 2,000 scenes, seed 7, 1280x720: agi +86 cards (wrong 6 -> 9), chaos +48 (9 -> 9); the
-# first that reads, whatever its index said (400 scenes): +24/+18, with 4 more wrong.
+# first that reads, whatever its index said (400 scenes): +24/+18, with 4 more wrong.  The
+# card its index corners fitted best is tried first of those (1,000 scenes: agi +19, 21
+# gained and 2 lost, chaos +3; wrong 6 and 5 as before).
 ANCHOR_SHOWN = 0.9
 ANCHORS = 3
 
@@ -771,7 +779,7 @@ def identify(
     A card is lined up on the print of the card its coarse thumbnail ranks first.  A card
     seen in part left unsure so is lined up on the next likeliest cards' too (a part's
     thumbnail may rank another card first, and lined up on that card's print the pose
-    goes off): read where that names the card its index corners fitted best at first."""
+    goes off), the card its index corners fitted best first: read where that names it."""
     coarse = _coarse_scores(group, lk)
     if float(coarse.min()) > NOT_A_CARD or (doubtful and _phantom(coarse, lk)):
         return NOTHING
@@ -783,7 +791,7 @@ def identify(
         return dec
     if np.count_nonzero(lk.card_mask) >= ANCHOR_SHOWN * lk.card_mask.size:
         return dec
-    for anchor in _next_anchors(group, coarse, n0, ANCHORS - 1):
+    for anchor in _next_anchors(group, coarse, n0, ANCHORS - 1, dec.index_best):
         again = _identify_from(anchor, group, lk, level, coarse, ask)
         if again.label is not None and again.label == dec.index_best:
             return again
@@ -803,12 +811,16 @@ class _Ask(NamedTuple):
     other_sizes: Sequence[SizeGroup]
 
 
-def _next_anchors(group: SizeGroup, coarse: Array, n0: int, k: int) -> list[tuple[int, int]]:
+def _next_anchors(
+    group: SizeGroup, coarse: Array, n0: int, k: int, first: str = ""
+) -> list[tuple[int, int]]:
     """The ``k`` cards after ``n0`` the coarse thumbnails rank likeliest (way round, card),
-    each its best way round."""
+    each its best way round; the likeliest card labelled ``first`` comes first."""
     per_card = coarse.min(0)
     out: list[tuple[int, int]] = []
-    for n in np.argsort(per_card, kind="stable"):
+    order = [int(n) for n in np.argsort(per_card, kind="stable")]
+    named = [n for n in order if group.labels[n] == first][:1]
+    for n in named + [n for n in order if n not in named]:
         if len(out) >= k:
             break
         if int(n) != n0 and group.labels[int(n)] != group.labels[n0]:

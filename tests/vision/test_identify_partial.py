@@ -589,6 +589,26 @@ def test_a_card_under_the_palm_of_a_hand_is_read_from_what_shows(index: int, car
     _assert_read_in_part("agi", "2304x1296", 404, index, card_id, 0.6)
 
 
+def test_a_card_whose_outline_shows_across_a_card_read_lies_on_it() -> None:
+    """A benchmark scene (Chaos in Gotham City, 1280x720, seed 7, scene 26): the red 7 in
+    a fan, a sixth of it showing with an index corner, on a location read before it and
+    under the red 5.  Taken to lie under the location as well (the card read first), its
+    outline had too few edges clear of the cards on it to be examined.  Its side shows
+    across the location and the location's does not show across it, so it lies on the
+    location (``identify._shows_over``), which hides none of it."""
+    _assert_read_in_part("chaos", "1280x720", 7, 26, "chaos:red-7", 0.2)
+
+
+def test_a_card_under_the_fingers_of_a_hand_is_read_from_what_shows() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 2): the hearts 10 on a
+    light table under the fingers of a hand, two fifths of it showing with an index
+    corner.  Shaded between the knuckles the fingers are darker than bare paper, so they
+    were not taken as hidden (``match.FOREIGN_BARE``), and no card explained half the
+    print in view.  A card so left unread is looked at once more with the darker foreign
+    stretches taken as hidden too (``match.FOREIGN_BARE_LOOSE``)."""
+    _assert_read_in_part("agi", "1280x720", 7, 2, "agi:hearts-10", 0.5)
+
+
 def test_an_index_corner_naming_another_card_vetoes_a_reading_from_print() -> None:
     """A benchmark scene (Almost Got 'Im, 2304x1296, seed 7, scene 124): a bats 6 under
     other cards, a third of it showing with an index corner, was read as the bats 4 from
@@ -893,6 +913,30 @@ def test_a_pose_worse_than_another_pose_of_the_same_card_does_not_name_it(
     more (``identify.POSE_DOUBT_SHARE``), is not taken."""
     rendered, readings = bench_readings_from(deck, "1280x720", state)
     assert_phantom_not_read(rendered, readings, misread)
+
+
+AGI_1280_SEED7_SCENE176 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 135093616579983329562335046730129053773,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 1,
+    "uinteger": 4143418868,
+}
+
+
+def test_a_strip_is_lined_up_first_on_the_card_its_index_corner_names() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 176, rebuilt from its
+    random state): the hearts 2 in a pile, a fifth of it showing with an index corner.
+    Lined up on the print of the card its coarse thumbnail ranks first it is not sure, nor
+    on the next two likeliest; lined up on the print of the card its index corner fitted
+    best (``match.Decision.index_best``) it reads as that card."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE176)
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:hearts-2"]
+    assert card.visible < 0.2 and card.index_visible
+    assert [r.complete for r in readings if r.card_id == "agi:hearts-2"] == [False]
+    assert_none_wrong(rendered, readings)
 
 
 def test_a_strip_is_lined_up_on_the_next_likeliest_card_where_the_first_leaves_it_unsure() -> None:
