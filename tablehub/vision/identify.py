@@ -318,25 +318,28 @@ def _identify(
     shown = corners.corner_shown(sharp, i)
     other_sizes = [g for g in sizes if g is not group]
 
-    def decide(lk: match.Look, sure_pose: bool, bare: float | None = None) -> match.Decision:
-        # An outline not seen sharp all round may be broken by a hand on the card: plain
-        # stretches of a colour no card's paper has are taken as hidden.
-        seen = lk if sure_pose else lk.without_foreign(bare)
+    def decide(seen: match.Look, sure_pose: bool) -> match.Decision:
         return match.identify(
             group, seen, level, t.min_explained, t.min_margin, t.min_gap, sure_pose,
             shown, t.min_shown_gap, doubtful, t.min_whole_margin, other_sizes,
         )  # fmt: skip
 
-    dec = decide(lk, sure_pose)
+    # An outline not seen sharp all round may be broken by a hand on the card: plain
+    # stretches of a colour no card's paper has are taken as hidden.
+    seen = lk if sure_pose else lk.without_foreign()
+    dec = decide(seen, sure_pose)
     # Fingers shaded between the knuckles are darker than bare paper: a card not read, with
     # no card read on it, is looked at once more with darker foreign stretches taken as
-    # hidden too, where that hides more of it (LOOSE_MORE), and read so where its print
+    # hidden too, where that hides LOOSE_MORE more of it, and read so where its print
     # tells it from every other card clearly (not from its index corner alone).
-    if dec.label is None and not (sure_pose or covers) and _darker_foreign(lk):
-        again = decide(lk, False, match.FOREIGN_BARE_LOOSE)
-        _trace(quad, "read again without darker foreign stretches", again)
-        if again.label is not None and again.gap >= t.min_gap and again.margin >= LOOSE_MARGIN:
-            dec = again
+    if dec.label is None and not (sure_pose or covers):
+        loose = lk.without_foreign(match.FOREIGN_BARE_LOOSE)
+        hides = np.count_nonzero(seen.card_mask) - np.count_nonzero(loose.card_mask)
+        if hides >= LOOSE_MORE * lk.card_mask.size:
+            again = decide(loose, False)
+            _trace(quad, "read again without darker foreign stretches", again)
+            if again.label is not None and again.gap >= t.min_gap and again.margin >= LOOSE_MARGIN:
+                dec = again
     # An outline that shows nearly all round with nothing like a card in it may have been
     # drawn to a card's printed frame (its border as light as the table): read where a
     # card fits instead.
@@ -344,7 +347,8 @@ def _identify(
         shift = match.coarse_shift(group, match.look(image, h, quad, size, [], match.SHIFT_MM))
         if shift is not None:
             # Not taken as seen sharp there: the edges were the print's.
-            again = decide(match.look(image, h, _shifted(quad, shift), size, covers), False)
+            moved_lk = match.look(image, h, _shifted(quad, shift), size, covers)
+            again = decide(moved_lk.without_foreign(), False)
             _trace(quad, "read again shifted", shift, again, float(sharp.support[i]))
             if again.label is not None:
                 moved = (again.shift_mm[0] + shift[0], again.shift_mm[1] + shift[1])
@@ -362,14 +366,6 @@ LOOSE_MORE = 0.05  # share of a card that darker foreign stretches must hide bes
 LOOSE_MARGIN = 0.3  # margin over every rival a second look must read with (those it read
 # right on rendered scenes: 0.35 and more; a Get Adler! disguise at a pose 4 mm off, read
 # as a pistol from its index: 0.18)
-
-
-def _darker_foreign(lk: match.Look) -> bool:
-    """Whether foreign stretches as dark as ``match.FOREIGN_BARE_LOOSE`` hide
-    ``LOOSE_MORE`` of the card besides those as light as ``match.FOREIGN_BARE``."""
-    strict = np.count_nonzero(lk.without_foreign().card_mask)
-    loose = np.count_nonzero(lk.without_foreign(match.FOREIGN_BARE_LOOSE).card_mask)
-    return bool(strict - loose >= LOOSE_MORE * lk.card_mask.size)
 
 
 def _off_its_outline(dec: match.Decision) -> bool:
@@ -635,8 +631,8 @@ def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> 
         return False
     if sharp.edges is None:
         return True
-    inside = _inside(outline[j], quad, 3.0)
-    return bool(inside.sum() < 4 or sharp.edges[j][inside].mean() < 0.5)
+    samples, share = _edges_across(sharp, outline, j, quad)
+    return samples < 4 or share < 0.5
 
 
 # Outline samples (of 64) of one card lying inside another that tell which lies on which:
@@ -655,11 +651,23 @@ def _shows_over(sharp: corners.Hypotheses, outline: Array, i: int, j: int) -> bo
     not show across ``i``: ``i`` lies on ``j``."""
     if sharp.edges is None or j < 0:
         return False
-    mine = _inside(outline[i], sharp.quad(j), 3.0)
-    if mine.sum() < OVER_SAMPLES or sharp.edges[i][mine].mean() < SHOWS_ACROSS:
+    samples, share = _edges_across(sharp, outline, i, sharp.quad(j))
+    if samples < OVER_SAMPLES or share < SHOWS_ACROSS:
         return False
-    theirs = _inside(outline[j], sharp.quad(i), 3.0)
-    return bool(theirs.sum() >= OVER_SAMPLES and sharp.edges[j][theirs].mean() < HIDDEN_UNDER)
+    samples, share = _edges_across(sharp, outline, j, sharp.quad(i))
+    return samples >= OVER_SAMPLES and share < HIDDEN_UNDER
+
+
+def _edges_across(
+    sharp: corners.Hypotheses, outline: Array, k: int, quad: Array
+) -> tuple[int, float]:
+    """How many of hypothesis ``k``'s outline samples lie inside ``quad`` (by 3 mm), and
+    the share of them with an edge (none without ``sharp.edges``)."""
+    if sharp.edges is None:
+        return 0, 0.0
+    inside = _inside(outline[k], quad, 3.0)
+    n = int(inside.sum())
+    return n, float(sharp.edges[k][inside].mean()) if n else 0.0
 
 
 def _inside(points: Array, quad: Array, margin_mm: float) -> Array:

@@ -823,8 +823,8 @@ def _next_anchors(
     for n in named + [n for n in order if n not in named]:
         if len(out) >= k:
             break
-        if int(n) != n0 and group.labels[int(n)] != group.labels[n0]:
-            out.append((int(np.argmin(coarse[:, n])), int(n)))
+        if n != n0 and group.labels[n] != group.labels[n0]:
+            out.append((int(np.argmin(coarse[:, n])), n))
     return out
 
 
