@@ -440,8 +440,12 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
         warp: Array = np.asarray(found[1])
     except cv2.error:
         warp = start
-    # A turn beyond a few degrees or a jump away from the shift found: not trusted.
-    if abs(float(warp[0, 1])) > 0.06 or np.abs(warp[:, 2] - start[:, 2]).max() > 2.0:
+    # A turn beyond a few degrees or a jump away from the shift found (measured at the
+    # template's middle: a turn about its top-left corner moves that far by itself) is not
+    # trusted.
+    middle = np.array([tw / 2, th / 2], np.float32)
+    jump = warp[:, :2] @ middle + warp[:, 2] - (middle + start[:, 2])
+    if abs(float(warp[0, 1])) > 0.06 or float(np.abs(jump).max()) > 2.0:
         warp = start
     # To grid pixels (x_grid = 2 x + 0.5), relative to the card's hypothesised place.
     out: Array = warp.astype(np.float64).copy()

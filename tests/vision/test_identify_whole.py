@@ -246,3 +246,26 @@ def test_a_view_whose_print_names_a_card_clearly_is_not_overruled_by_a_part() ->
     rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE899)
     assert "agi:role-saboteur" in {r.card_id for r in readings}
     assert_none_wrong(rendered, readings)
+
+
+AGI_1280_SEED7_SCENE375 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 23656261993265267139577435147927000052,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 178657775,
+}
+
+
+def test_a_card_seen_whole_an_outline_turned_off_it_is_lined_up_turned() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 375, rebuilt from its
+    random state): a bats 6 on top of a pile, its outline found 2 degrees off.  Lined up
+    shifted only, its middle pips fell half on the template's, and the bats 4 (no middle
+    pips, so no half-fitting ones either) fitted best."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE375)
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-6"]
+    assert card.visible > 0.99
+    assert "agi:bats-6" in [r.card_id for r in readings]
+    assert_none_wrong(rendered, readings)
