@@ -284,6 +284,7 @@ class _Read:
     decision: match.Decision | None = None
     covers: list[Array] = field(default_factory=list)
     over: list[Array] = field(default_factory=list)  # cards read before it lies on
+    cells: int = 0  # cells of a card of its size
 
 
 @dataclass(frozen=True)
@@ -479,7 +480,13 @@ def _read(
         limit = BIGGER * _area(quad)
         owners = [r.quad_mm for r in done]
         owners += [u.quad_mm for u in unknown.values() if _area(u.quad_mm) <= limit]
-        if any(_shares_corner(quad, q) for q in owners):
+        cornered = [q for q in owners if _shares_corner(quad, q)]
+        # A card read loosely (in view all round, its outline not sharp, its print not
+        # all explained) may have been read at an outline drawn from its side and other
+        # cards': an outline sharing a corner with it is examined too, and read in its
+        # place where it explains clearly more (``_reads_better``).
+        contested = [r for r in done if any(r.quad_mm is q for q in cornered) and _loose(r)]
+        if cornered and (len(contested) < len(cornered) or i >= n):
             _trace(quad, "a corner of a card read")
             echoes.append(quad)
             continue
@@ -488,7 +495,7 @@ def _read(
         # another card than that pose fitted best only from more than a little print, and
         # not at all without an index corner where that pose's index named another card).
         poses: list[_Unsure] = []
-        above = [r.quad_mm for r in done]
+        above = [r.quad_mm for r in done if not any(r is c for c in contested)]
         for u in unsure.values():
             if _is_pose_of(quad, u.quad_mm):
                 poses.append(u)
@@ -508,7 +515,11 @@ def _read(
             # A card not identified is taken to lie on top, but may lie under this one
             # (which of two unread cards lies on the other is a guess): examined with the
             # cards read alone cut out, if they leave it in view.
-            read_only = [r.quad_mm for r in done if _overlap(quad, r.quad_mm) > 0.0]
+            read_only = [
+                r.quad_mm
+                for r in done
+                if _overlap(quad, r.quad_mm) > 0.0 and not any(r is c for c in contested)
+            ]
             if len(read_only) == len(covers) or _hidden(sharp, i, outline[i], read_only, t):
                 _trace(quad, hidden)
                 continue
@@ -546,6 +557,13 @@ def _read(
         if dec.label is None and faint:
             _trace(quad, "few sharp edges under cards, not read")
             continue
+        if contested:
+            if not all(_reads_better(dec, c, group) for c in contested):
+                _trace(quad, "a corner of a card read", dec)
+                echoes.append(quad)
+                continue
+            _trace(quad, "read in place of a card read loosely", dec)
+            done = [r for r in done if not any(r is c for c in contested)]
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
@@ -570,7 +588,9 @@ def _read(
             reading = CardReading(None, conf, px, False, complete)
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
-        done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers, over))
+        done.append(
+            _Read(reading, upright, float(sharp.support[i]), i, dec, covers, over, _cells(group))
+        )
         under = [j for j in failed if j not in again and _lies_on(upright, sharp, outline, j)]
         again.update(under)
         queue[:0] = under
@@ -613,6 +633,36 @@ def _without_misread_copies(done: list[_Read], deck: EnrolledDeck, t: Thresholds
         if t.clash_gap_share * _shown_gap(best) <= runner_up < t.copy_shown_gap:
             misread.append(best)
     return [r for r in done if not any(r is m for m in misread)]
+
+
+LOOSE_READ = 0.85  # outline support under which a card read in view all round may have
+# been read at an outline drawn partly from other cards' sides (``_loose``)
+READS_BETTER = 0.1  # share of its cells another pose of it must explain more
+
+
+def _loose(r: _Read) -> bool:
+    """Whether card ``r`` was read in view all round, from an outline not seen sharp all
+    round, its print not all explained (``match.CLEAN_SHARE``)."""
+    dec = r.decision
+    return (
+        dec is not None
+        and dec.label is not None
+        and r.support < LOOSE_READ
+        and dec.explained < match.CLEAN_SHARE * dec.seen
+        and dec.seen >= 0.9 * r.cells
+    )
+
+
+def _reads_better(dec: match.Decision, r: _Read, group: Any) -> bool:
+    """Whether ``dec``, of an outline sharing a corner with card ``r`` read loosely, reads a
+    card in view all round that explains clearly more of it than ``r`` does."""
+    old = r.decision
+    return (
+        dec.label is not None
+        and old is not None
+        and dec.seen >= 0.9 * _cells(group)
+        and dec.explained / max(dec.seen, 1) >= old.explained / max(old.seen, 1) + READS_BETTER
+    )
 
 
 def _seen_whole(r: _Read) -> bool:
