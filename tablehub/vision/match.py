@@ -427,6 +427,7 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
     # template (1 px/mm) -> view (1 px/mm)
     start: Array = np.array([[1, 0, bx], [0, 1, by]], np.float32)
     vmask = cv2.resize(mask, view.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    warp: Array
     try:
         found: Any = cv2.findTransformECC(
             tmpl,
@@ -437,20 +438,39 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
             vmask,
             1,
         )
-        warp: Array = np.asarray(found[1])
+        warp = np.asarray(found[1])
     except cv2.error:
-        warp = start
+        warp = _shift_only(tmpl, view, start, vmask)
     # A turn beyond a few degrees or a jump away from the shift found (measured at the
     # template's middle: a turn about its top-left corner moves that far by itself) is not
     # trusted.
     middle = np.array([tw / 2, th / 2], np.float32)
     jump = warp[:, :2] @ middle + warp[:, 2] - (middle + start[:, 2])
     if abs(float(warp[0, 1])) > 0.06 or float(np.abs(jump).max()) > 2.0:
-        warp = start
+        warp = _shift_only(tmpl, view, start, vmask)
     # To grid pixels (x_grid = 2 x + 0.5), relative to the card's hypothesised place.
     out: Array = warp.astype(np.float64).copy()
     out[:, 2] = out[:, 2] * 2 - out[:, :2] @ np.array([0.5, 0.5]) + 0.5 - lk.pad
     return out
+
+
+def _shift_only(tmpl: Array, view: Array, start: Array, vmask: Array) -> Array:
+    """ECC for a shift alone from ``start`` (where a turn does not converge, or goes off):
+    the template match's whole-pixel shift made exact."""
+    try:
+        found: Any = cv2.findTransformECC(
+            tmpl,
+            view,
+            start.copy(),
+            cv2.MOTION_TRANSLATION,
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
+            vmask,
+            1,
+        )
+    except cv2.error:
+        return start
+    warp: Array = np.asarray(found[1])
+    return warp if float(np.abs(warp[:, 2] - start[:, 2]).max()) <= 1.0 else start
 
 
 def _turn_warp(warp: Array, size_mm: tuple[float, float]) -> Array:

@@ -43,3 +43,23 @@ def test_a_card_a_few_degrees_off_its_outline_is_lined_up_turned(turn_deg: float
     warp = match._align(group, lk, n, 0, level)
     assert abs(float(warp[1, 0])) == pytest.approx(abs(np.radians(turn_deg)), abs=0.01)
     assert np.sign(warp[1, 0]) == -np.sign(turn_deg)
+
+
+@pytest.mark.parametrize("shift", [(0.4, 0.0), (0.0, -0.3), (0.35, 0.25)])
+def test_a_shift_alone_is_made_exact_where_a_turn_is_not_found(
+    shift: tuple[float, float],
+) -> None:
+    """Where ECC finds no turn (it does not converge, or turns too far), the whole-pixel
+    shift of the template match is made exact all the same: half a pixel off on the
+    1 px/mm view is half a millimetre, enough to put a small print's strokes off."""
+    group, _, n, level = _look_turned("agi:bats-6", 0.0)
+    tmpl = group.align[level][n]
+    moved = cv2.warpAffine(
+        tmpl, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), tmpl.shape[::-1],
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+    view = cv2.copyMakeBorder(moved, 3, 3, 3, 3, cv2.BORDER_REPLICATE)
+    start = np.float32([[1, 0, 3], [0, 1, 3]])
+    mask = np.full(view.shape, 255, np.uint8)
+    warp = match._shift_only(tmpl, view, start, mask)
+    assert warp[:, 2] - start[:, 2] == pytest.approx(shift, abs=0.08)

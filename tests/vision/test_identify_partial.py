@@ -955,3 +955,26 @@ def test_a_strip_is_lined_up_on_the_next_likeliest_card_where_the_first_leaves_i
     the next likeliest card's print it reads, as the card its index corner fit best at
     first (``match.ANCHORS``)."""
     _assert_read_in_part("agi", "1280x720", 7, 91, "agi:riddles-2", 0.4)
+
+
+AGI_1280_SEED7_SCENE67 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 89189822323824180013463273255452622624,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 2839833280,
+}
+
+
+def test_a_strip_lined_up_to_a_whole_pixel_is_not_read_as_another_card() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 67, rebuilt from its
+    random state): the diamonds 3 in a pile, a quarter of it showing.  ECC found no turn
+    there, and lined up on the whole-pixel shift of the template match alone, read again
+    under an outline on it, it was read as the diamonds jack; with the shift made exact
+    (``match._shift_only``) it is not."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE67)
+    (card,) = [c for c in rendered.cards if c.card_id == "agi:diamonds-3"]
+    assert card.visible < 0.3
+    assert_none_wrong(rendered, readings)
