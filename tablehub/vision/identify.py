@@ -284,7 +284,6 @@ class _Read:
     decision: match.Decision | None = None
     covers: list[Array] = field(default_factory=list)
     over: list[Array] = field(default_factory=list)  # cards read before it lies on
-    cells: int = 0  # cells of a card of its size
 
 
 @dataclass(frozen=True)
@@ -495,7 +494,8 @@ def _read(
         # another card than that pose fitted best only from more than a little print, and
         # not at all without an index corner where that pose's index named another card).
         poses: list[_Unsure] = []
-        above = [r.quad_mm for r in done if not any(r is c for c in contested)]
+        kept = [r for r in done if not any(r is c for c in contested)]  # (read in place)
+        above = [r.quad_mm for r in kept]
         for u in unsure.values():
             if _is_pose_of(quad, u.quad_mm):
                 poses.append(u)
@@ -515,11 +515,7 @@ def _read(
             # A card not identified is taken to lie on top, but may lie under this one
             # (which of two unread cards lies on the other is a guess): examined with the
             # cards read alone cut out, if they leave it in view.
-            read_only = [
-                r.quad_mm
-                for r in done
-                if _overlap(quad, r.quad_mm) > 0.0 and not any(r is c for c in contested)
-            ]
+            read_only = [r.quad_mm for r in kept if _overlap(quad, r.quad_mm) > 0.0]
             if len(read_only) == len(covers) or _hidden(sharp, i, outline[i], read_only, t):
                 _trace(quad, hidden)
                 continue
@@ -558,12 +554,12 @@ def _read(
             _trace(quad, "few sharp edges under cards, not read")
             continue
         if contested:
-            if not all(_reads_better(dec, c, group) for c in contested):
+            if not all(_reads_better(dec, c) for c in contested):
                 _trace(quad, "a corner of a card read", dec)
                 echoes.append(quad)
                 continue
             _trace(quad, "read in place of a card read loosely", dec)
-            done = [r for r in done if not any(r is c for c in contested)]
+            done = kept
         if dec.label is None:
             if float(sharp.support[i]) >= t.unknown_support and not covers:
                 px = corners.transform(h, quad)
@@ -588,9 +584,7 @@ def _read(
             reading = CardReading(None, conf, px, False, complete)
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
-        done.append(
-            _Read(reading, upright, float(sharp.support[i]), i, dec, covers, over, _cells(group))
-        )
+        done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers, over))
         under = [j for j in failed if j not in again and _lies_on(upright, sharp, outline, j)]
         again.update(under)
         queue[:0] = under
@@ -648,20 +642,20 @@ def _loose(r: _Read) -> bool:
         dec is not None
         and dec.label is not None
         and r.support < LOOSE_READ
-        and dec.explained < match.CLEAN_SHARE * dec.seen
-        and dec.seen >= 0.9 * r.cells
+        and dec.explained_share < match.CLEAN_SHARE
+        and dec.whole
     )
 
 
-def _reads_better(dec: match.Decision, r: _Read, group: Any) -> bool:
+def _reads_better(dec: match.Decision, r: _Read) -> bool:
     """Whether ``dec``, of an outline sharing a corner with card ``r`` read loosely, reads a
     card in view all round that explains clearly more of it than ``r`` does."""
     old = r.decision
     return (
         dec.label is not None
         and old is not None
-        and dec.seen >= 0.9 * _cells(group)
-        and dec.explained / max(dec.seen, 1) >= old.explained / max(old.seen, 1) + READS_BETTER
+        and dec.whole
+        and dec.explained_share >= old.explained_share + READS_BETTER
     )
 
 

@@ -382,6 +382,7 @@ class Decision:
     distinct_lead: float = float("inf")  # ``index_lead`` over the cards whose index in view
     # can be told from this card's (``INDEX_DISTINCT``) and fits better by a share of their
     # difference (``INDEX_DENIAL_SHARE``; inf: none seen, or none such)
+    whole: bool = False  # nine tenths of its cells or more in view
 
     @property
     def explained_share(self) -> float:
@@ -427,50 +428,54 @@ def _align(group: SizeGroup, lk: Look, n: int, o: int, level: int) -> Array:
     # template (1 px/mm) -> view (1 px/mm)
     start: Array = np.array([[1, 0, bx], [0, 1, by]], np.float32)
     vmask = cv2.resize(mask, view.shape[::-1], interpolation=cv2.INTER_NEAREST)
-    warp: Array
-    try:
-        found: Any = cv2.findTransformECC(
-            tmpl,
-            view,
-            start.copy(),
-            cv2.MOTION_EUCLIDEAN,
-            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
-            vmask,
-            1,
-        )
-        warp = np.asarray(found[1])
-    except cv2.error:
+    warp = _ecc(tmpl, view, start, vmask, cv2.MOTION_EUCLIDEAN)
+    if warp is None or not _believable(warp, start, (tw, th)):
         warp = _shift_only(tmpl, view, start, vmask)
-    # A turn beyond a few degrees or a jump away from the shift found (measured at the
-    # template's middle: a turn about its top-left corner moves that far by itself) is not
-    # trusted.
-    middle = np.array([tw / 2, th / 2], np.float32)
+    return _to_grid(warp, lk.pad)
+
+
+def _believable(warp: Array, start: Array, size: tuple[int, int]) -> bool:
+    """Whether ECC's ``warp`` of a template of ``size`` (w, h) turns a few degrees at most
+    and keeps the template's middle within 2 px of where the shift found put it (not its
+    top-left corner: a turn about that corner moves it that far by itself)."""
+    middle = np.array([size[0] / 2, size[1] / 2], np.float32)
     jump = warp[:, :2] @ middle + warp[:, 2] - (middle + start[:, 2])
-    if abs(float(warp[0, 1])) > 0.06 or float(np.abs(jump).max()) > 2.0:
-        warp = _shift_only(tmpl, view, start, vmask)
-    # To grid pixels (x_grid = 2 x + 0.5), relative to the card's hypothesised place.
+    return abs(float(warp[0, 1])) <= 0.06 and float(np.abs(jump).max()) <= 2.0
+
+
+def _to_grid(warp: Array, pad: int) -> Array:
+    """A motion on the 1 px/mm views in grid pixels (x_grid = 2 x + 0.5), relative to the
+    card's hypothesised place (``pad``: the look's margin)."""
     out: Array = warp.astype(np.float64).copy()
-    out[:, 2] = out[:, 2] * 2 - out[:, :2] @ np.array([0.5, 0.5]) + 0.5 - lk.pad
+    out[:, 2] = out[:, 2] * 2 - out[:, :2] @ np.array([0.5, 0.5]) + 0.5 - pad
     return out
 
 
 def _shift_only(tmpl: Array, view: Array, start: Array, vmask: Array) -> Array:
     """ECC for a shift alone from ``start`` (where a turn does not converge, or goes off):
-    the template match's whole-pixel shift made exact."""
+    the template match's whole-pixel shift made exact (kept within 1 px of it)."""
+    warp = _ecc(tmpl, view, start, vmask, cv2.MOTION_TRANSLATION)
+    if warp is None or float(np.abs(warp[:, 2] - start[:, 2]).max()) > 1.0:
+        return start
+    return warp
+
+
+def _ecc(tmpl: Array, view: Array, start: Array, vmask: Array, motion: int) -> Array | None:
+    """ECC's motion (2x3) of ``tmpl`` onto ``view`` from ``start``, or None where it does
+    not converge (``motion``: a turn and shift, or a shift alone)."""
     try:
         found: Any = cv2.findTransformECC(
             tmpl,
             view,
             start.copy(),
-            cv2.MOTION_TRANSLATION,
+            motion,
             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3),
             vmask,
             1,
         )
     except cv2.error:
-        return start
-    warp: Array = np.asarray(found[1])
-    return warp if float(np.abs(warp[:, 2] - start[:, 2]).max()) <= 1.0 else start
+        return None
+    return np.asarray(found[1])
 
 
 def _turn_warp(warp: Array, size_mm: tuple[float, float]) -> Array:
@@ -1114,6 +1119,7 @@ def _identify_from(
         size_lead,
         index_best,
         distinct_lead,
+        whole,
     )
 
 
