@@ -479,7 +479,8 @@ def _read(
         limit = BIGGER * _area(quad)
         owners = [r.quad_mm for r in done]
         owners += [u.quad_mm for u in unknown.values() if _area(u.quad_mm) <= limit]
-        cornered = [q for q in owners if _shares_corner(quad, q)]
+        # (a card lying next to one read, corner by corner, overlaps it hardly at all)
+        cornered = [q for q in owners if _shares_corner(quad, q) and _overlap(quad, q) > NEIGHBOUR]
         # A card read loosely (in view all round, its outline not sharp, its print not
         # all explained) may have been read at an outline drawn from its side and other
         # cards': an outline sharing a corner with it is examined too, and read in its
@@ -504,10 +505,15 @@ def _read(
         covers = [q for q in above if _overlap(quad, q) > 0.0]
         # Cards read that this outline shows across, their own outline not showing across
         # it: it lies on them (a fan's next card), so they hide none of it.
+        # So too cards read as lying under this outline (``_unread_on_top``).
         over = [
             r.quad_mm
             for r in done
-            if any(r.quad_mm is q for q in covers) and _shows_over(sharp, outline, i, r.hypothesis)
+            if any(r.quad_mm is q for q in covers)
+            and (
+                _shows_over(sharp, outline, i, r.hypothesis)
+                or any(_same_card(quad, c) for c in r.covers)
+            )
         ]
         covers = [q for q in covers if not any(q is o for o in over)]
         hidden = _hidden(sharp, i, outline[i], covers, t)
@@ -905,6 +911,8 @@ def _shares_corner(a: Array, b: Array, tol_mm: float = 3.0, tol_deg: float = 4.0
     return bool(d.min() < tol_mm)
 
 
+NEIGHBOUR = 0.2  # share of an outline that must overlap a card read whose corner it shares
+# to be taken as another pose from that corner (not a card lying next to it)
 BIGGER = 1.2  # an outline this many times the area of another is of a bigger card
 
 

@@ -300,3 +300,27 @@ def test_an_outline_sharing_a_corner_with_a_card_read_loosely_is_read_in_its_pla
     assert [r.complete for r in readings if r.card_id == "agi:hearts-8"] == [True]
     assert "agi:hearts-7" not in [r.card_id for r in readings]
     assert_none_wrong(rendered, readings)
+
+
+CHAOS_1280_SEED7_SCENE150 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 57834320196148900245781855994484358345,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 4133823037,
+}
+
+
+def test_a_card_read_under_an_outline_does_not_hide_that_outline() -> None:
+    """A benchmark scene (Chaos in Gotham City, 1280x720, seed 7, scene 150, rebuilt from
+    its random state): a blue 8 seen whole lies across a green 5.  The 5's outline was
+    examined first and read only with the 8's outline, not read yet, cut out of it
+    (``identify._unread_on_top``); the 8's outline then counted the 5 as a card on top of
+    it, and was given up as covered.  A card read under an outline lies under it."""
+    rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE150)
+    (card,) = [c for c in rendered.cards if c.card_id == "chaos:blue-8"]
+    assert card.visible > 0.99
+    assert {"chaos:blue-8", "chaos:green-5"} <= {r.card_id for r in readings}
+    assert_none_wrong(rendered, readings)
