@@ -591,7 +591,17 @@ def _read(
         else:
             reading = CardReading(dec.label, conf, px, True, complete)
         done.append(_Read(reading, upright, float(sharp.support[i]), i, dec, covers, over))
-        under = [j for j in failed if j not in again and _lies_on(upright, sharp, outline, j)]
+        # (an outline that fitted no card, examined with nothing on it, is examined again
+        # under any card read across it: its edges there may be that card's print)
+        under = [
+            j
+            for j in failed
+            if j not in again
+            and (
+                _lies_on(upright, sharp, outline, j)
+                or (j in unknown and _across(upright, sharp.quad(j)))
+            )
+        ]
         again.update(under)
         queue[:0] = under
     done = _recheck_piles(image, h, sharp, deck, done, t)
@@ -671,6 +681,11 @@ def _seen_whole(r: _Read) -> bool:
 
 def _shown_gap(r: _Read) -> float:
     return r.decision.shown_gap if r.decision is not None else 0.0
+
+
+def _across(quad: Array, other: Array) -> bool:
+    """Whether card ``quad`` overlaps outline ``other`` and is not the same card."""
+    return _overlap(other, quad) > 0.05 and not _same_card(other, quad)
 
 
 def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:

@@ -324,3 +324,28 @@ def test_a_card_read_under_an_outline_does_not_hide_that_outline() -> None:
     assert card.visible > 0.99
     assert {"chaos:blue-8", "chaos:green-5"} <= {r.card_id for r in readings}
     assert_none_wrong(rendered, readings)
+
+
+CHAOS_1280_SEED7_SCENE259 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 136562268334256543594517745009994468012,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 694475821,
+}
+
+
+def test_an_outline_read_as_no_card_is_examined_again_under_a_card_read_across_it() -> None:
+    """A benchmark scene (Chaos in Gotham City, 1280x720, seed 7, scene 259, rebuilt from
+    its random state): the New Trigate Bridge, about half in view under other cards.  An
+    outline on it was examined before any card on it was read, fitted no card, and was
+    kept as an unknown card, which the outlines near it were then taken to be the same as.
+    The card read across it later was not taken to lie on it (its outline seemed to show
+    across that card), so it was not examined again, and the bridge was not read.  An
+    outline that fitted no card with nothing on it is examined again under any card read
+    across it."""
+    rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE259)
+    assert "chaos:loc-new-trigate-bridge" in {r.card_id for r in readings}
+    assert_none_wrong(rendered, readings)
