@@ -691,8 +691,7 @@ def _across(quad: Array, other: Array) -> bool:
 def _lies_on(quad: Array, sharp: corners.Hypotheses, outline: Array, j: int) -> bool:
     """Whether the card read in ``quad`` lies on hypothesis ``j`` (examined before it):
     they overlap, and ``j``'s outline (``outline[j]``) does not show across the card."""
-    other = sharp.quad(j)
-    if _overlap(other, quad) <= 0.05 or _same_card(other, quad):
+    if not _across(quad, sharp.quad(j)):
         return False
     if sharp.edges is None:
         return True

@@ -44,6 +44,16 @@ def assert_none_wrong(rendered: RenderedScene, readings: list[CardReading]) -> N
     assert tally.wrong == 0, tally.errors
 
 
+def assert_whole_card_read(
+    rendered: RenderedScene, readings: list[CardReading], card_id: str
+) -> None:
+    """``card_id`` lies in the scene in view all round, is read, and nothing is read wrong."""
+    (card,) = [c for c in rendered.cards if c.card_id == card_id]
+    assert card.visible > 0.99
+    assert card_id in [r.card_id for r in readings]
+    assert_none_wrong(rendered, readings)
+
+
 def assert_phantom_not_read(
     rendered: RenderedScene, readings: list[CardReading], card_id: str
 ) -> None:

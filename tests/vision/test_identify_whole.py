@@ -18,7 +18,12 @@ from tablehub.vision.scene import (
     Sleeve,
     render_scene,
 )
-from tests.vision.bench_scenes import assert_none_wrong, bench_readings, bench_readings_from
+from tests.vision.bench_scenes import (
+    assert_none_wrong,
+    assert_whole_card_read,
+    bench_readings,
+    bench_readings_from,
+)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -265,10 +270,7 @@ def test_a_card_seen_whole_an_outline_turned_off_it_is_lined_up_turned() -> None
     shifted only, its middle pips fell half on the template's, and the bats 4 (no middle
     pips, so no half-fitting ones either) fitted best."""
     rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE375)
-    (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-6"]
-    assert card.visible > 0.99
-    assert "agi:bats-6" in [r.card_id for r in readings]
-    assert_none_wrong(rendered, readings)
+    assert_whole_card_read(rendered, readings, "agi:bats-6")
 
 
 CHAOS_1280_SEED7_SCENE313 = {
@@ -291,10 +293,7 @@ def test_a_card_seen_whole_is_read_from_its_print_where_its_index_leans_to_anoth
     most missed whole cards.  A card in view all round whose print speaks this clearly
     (``match.WHOLE_DENIAL_EXPLAINED``, ``match.DISAGREE_MARGIN``) is read all the same."""
     rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE313)
-    (card,) = [c for c in rendered.cards if c.card_id == "chaos:green-8"]
-    assert card.visible > 0.99
-    assert "chaos:green-8" in [r.card_id for r in readings]
-    assert_none_wrong(rendered, readings)
+    assert_whole_card_read(rendered, readings, "chaos:green-8")
 
 
 AGI_1280_SEED7_SCENE942 = {
@@ -316,7 +315,4 @@ def test_a_card_lying_next_to_a_card_read_corner_by_corner_is_read() -> None:
     card read; an outline beside it, overlapping it hardly at all (``identify.NEIGHBOUR``),
     is a card of its own."""
     rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE942)
-    (card,) = [c for c in rendered.cards if c.card_id == "agi:bats-8"]
-    assert card.visible > 0.99
-    assert "agi:bats-8" in [r.card_id for r in readings]
-    assert_none_wrong(rendered, readings)
+    assert_whole_card_read(rendered, readings, "agi:bats-8")
