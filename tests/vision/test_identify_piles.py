@@ -348,3 +348,52 @@ def test_an_outline_read_as_no_card_is_examined_again_under_a_card_read_across_i
     rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE259)
     assert "chaos:loc-new-trigate-bridge" in {r.card_id for r in readings}
     assert_none_wrong(rendered, readings)
+
+
+AGI_1280_SEED7_SCENE943 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 88169165024103065481636435858490600559,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 2732994903,
+}
+
+
+def test_a_strip_of_a_fan_with_few_edges_of_its_own_is_read_where_its_print_is_clear() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 943, rebuilt from its
+    random state): a fan of the riddles king, the hearts 3 and the bats 7 under a Secret
+    Role, the 3 and the 7 a third in view.  Most of their outlines' edges lie along the
+    sides of the cards on them, and fewer than ``identify.OWN_EDGES`` clear of them, so
+    they were not examined.  An outline with ``FEW_OWN_EDGES`` of its own is examined and
+    read where its print names a card (not read, it hides nothing)."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE943)
+    read = {r.card_id: r for r in readings}
+    assert {"agi:hearts-3", "agi:bats-7", "agi:role-sneaky"} <= set(read)
+    assert not read["agi:hearts-3"].complete and not read["agi:bats-7"].complete
+    assert_none_wrong(rendered, readings)
+
+
+RG_1280_SEED7_SCENE159 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 146897029734782822481865856727193961893,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 2396490926,
+}
+
+
+def test_a_strip_with_few_edges_of_its_own_is_not_read_as_a_back() -> None:
+    """A benchmark scene (Rogues Gallery, 1280x720, seed 7, scene 159, rebuilt from its
+    random state): one card face down, two fifths in view, read as a back.  An outline
+    with few edges of its own, between the sides of the cards on that back, fits the
+    back's pattern as well: read so, it was a second face-down card.  A strip with few
+    edges of its own is read only as a face."""
+    rendered, readings = bench_readings_from("rg", "1280x720", RG_1280_SEED7_SCENE159)
+    face_down = [c for c in rendered.cards if not c.face_up]
+    assert len(face_down) == 1
+    assert len([r for r in readings if not r.face_up]) == 1
+    assert_none_wrong(rendered, readings)
