@@ -15,7 +15,7 @@ homography from table mm to frame pixels) every card is a rectangle of known siz
    recognised but not sure which still covers what lies under it; a card read before an
    overlapping one whose print it does not explain there is read again under it; an
    outline not read is read again with the outlines that lie on it (cards not read, such
-   as a back showing a corner) cut out;
+   as a back showing a corner) cut out, rough ones too where it fitted a card best;
 3. a card the identifier is not sure of is reported as unknown (``card_id`` None) if its
    outline shows whole, else not at all; a face-down card (its back enrolled like a card)
    is reported ``face_up = False`` with no id.  Two readings of a card the deck has only
@@ -549,15 +549,27 @@ def _read(
             continue
         dec = _identify(image, h, sharp, i, group, covers, t, sizes)
         _trace(quad, "identified", dec, float(sharp.support[i]))
-        tried = 0
-        for least in t.retry_cover_support if dec.label is None else ():
-            unread = _unread_on_top(sharp, i, on_top[i], covers, t, least)
-            if len(unread) <= tried:  # (none, or the same as before)
+        # Read again with the outlines lying on it cut out (cards not read, whose print counts
+        # against every card), those supported well first; and where the first look fitted
+        # a card best, with outlines not among the first examined (rough poses, spares,
+        # extras) lying on it cut out as well.
+        retries = [(on_top[i], least, False) for least in t.retry_cover_support]
+        if dec.label is None and dec.best:
+            retries.append((_lying_on(sharp, outline, i), min(t.retry_cover_support), True))
+        tried: list[set[int]] = []
+        for lying_on, least, rough in retries if dec.label is None else ():
+            on_it = _unread_on_top(sharp, i, lying_on, covers, t, least)
+            if not on_it or set(on_it) in tried:  # (none, or the same as before)
                 continue
-            tried = len(unread)
+            tried.append(set(on_it))
+            unread = [sharp.quad(j) for j in on_it]
             retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
             _trace(quad, "read again under outlines on it", least, retry)
-            if retry.label is not None and not _contradicts(dec, retry, t):
+            if (
+                retry.label is not None
+                and not _contradicts(dec, retry, t)
+                and (not rough or _confirms(dec, retry))
+            ):
                 dec, covers = retry, covers + unread
                 break
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
@@ -801,7 +813,7 @@ def _unread_on_top(
     covers: list[Array],
     t: Thresholds,
     least: float,
-) -> list[Array]:
+) -> list[int]:
     """The outlines lying on hypothesis ``i`` (``on_top``), supported ``least`` or better,
     that no card read on it explains: cards not read (too little of them shows), whose
     print would count against every card ``i`` could be.  Only for an outline that shows
@@ -809,11 +821,18 @@ def _unread_on_top(
     if float(sharp.support[i]) < t.retry_support:
         return []
     return [
-        sharp.quad(j)
+        j
         for j in sorted(on_top)
         if float(sharp.support[j]) >= least
         and not any(_same_card(sharp.quad(j), q, 4.0) for q in covers)
     ]
+
+
+def _confirms(first: match.Decision, retry: match.Decision) -> bool:
+    """Whether a reading with outlines of rough poses (or spares) on it cut out may stand:
+    those lie only roughly where the cards on it do, so what is left may be a strip of
+    them.  It must fit a card's print (``card_like``), the card the first look fitted best."""
+    return retry.card_like and retry.label == first.best
 
 
 def _blank_cornered(group: SizeGroup, dec: match.Decision) -> bool:
@@ -848,14 +867,48 @@ def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     if n < 2 or hyp.edges is None:
         return order0, [set() for _ in range(n)]
     points = corners.outline_points(hyp)  # (n, S, 2)
-    c, s = np.cos(hyp.angle), np.sin(hyp.angle)
-    reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
-    # share[a, b]: a's outline shown well inside b (each pair of rectangles near each other)
-    near = np.hypot(*(hyp.centre[:, None] - hyp.centre[None]).transpose(2, 0, 1)) < (
-        reach[:, None] + reach[None]
-    )
+    near = _near_pairs(hyp)
     np.fill_diagonal(near, False)
     a, b = np.nonzero(near)
+    share = np.full((n, n), np.nan)
+    share[a, b] = _shown_inside(hyp, points, a, b)
+    # a lies on b where a's outline shows clearly more inside b than b's inside a
+    known = ~np.isnan(share) & ~np.isnan(share.T)
+    on = known & (share > share.T + 0.25)
+    below = [set(np.nonzero(on[:, j])[0].tolist()) for j in range(n)]  # cards on top of j
+    return _layered(order0, below), below
+
+
+def _lying_on(hyp: corners.Hypotheses, points: Array, i: int) -> set[int]:
+    """The hypotheses that lie on hypothesis ``i``, as ``_top_first`` finds them, but among
+    every hypothesis (rough poses and spares too), worked out for ``i`` alone."""
+    if len(hyp) < 2 or hyp.edges is None:
+        return set()
+    others = np.flatnonzero(_near_pairs(hyp, i)[0])
+    others = others[others != i]
+    if len(others) == 0:
+        return set()
+    mine = np.full(len(others), i)
+    theirs = _shown_inside(hyp, points, others, mine)  # their outlines inside ``i``
+    its = _shown_inside(hyp, points, mine, others)  # ``i``'s inside theirs
+    on = ~np.isnan(theirs) & ~np.isnan(its) & (theirs > its + 0.25)
+    return {int(j) for j in others[on]}
+
+
+def _near_pairs(hyp: corners.Hypotheses, i: int | None = None) -> Array:
+    """(n, n) bool, or (1, n) for hypothesis ``i`` alone: rectangles whose centres lie
+    close enough for them to overlap."""
+    reach = np.hypot(hyp.size[:, 0], hyp.size[:, 1]) / 2
+    rows = slice(None) if i is None else slice(i, i + 1)
+    apart = np.hypot(*(hyp.centre[rows, None] - hyp.centre[None]).transpose(2, 0, 1))
+    out: Array = apart < reach[rows, None] + reach[None]
+    return out
+
+
+def _shown_inside(hyp: corners.Hypotheses, points: Array, a: Array, b: Array) -> Array:
+    """Per pair, the share of ``a``'s outline samples well inside ``b`` that show an edge
+    (NaN where fewer than 4 lie inside)."""
+    c, s = np.cos(hyp.angle), np.sin(hyp.angle)
     rel = points[a] - hyp.centre[b][:, None]
     x = rel[..., 0] * c[b][:, None] + rel[..., 1] * s[b][:, None]
     y = -rel[..., 0] * s[b][:, None] + rel[..., 1] * c[b][:, None]
@@ -864,14 +917,10 @@ def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     )
     count = inside.sum(1)
     edges = hyp.straight if hyp.straight is not None else hyp.edges
+    assert edges is not None
     shown = (edges[a] & inside).sum(1) / np.maximum(count, 1)
-    share = np.full((n, n), np.nan)
-    share[a, b] = np.where(count >= 4, shown, np.nan)
-    # a lies on b where a's outline shows clearly more inside b than b's inside a
-    known = ~np.isnan(share) & ~np.isnan(share.T)
-    on = known & (share > share.T + 0.25)
-    below = [set(np.nonzero(on[:, j])[0].tolist()) for j in range(n)]  # cards on top of j
-    return _layered(order0, below), below
+    out: Array = np.where(count >= 4, shown, np.nan)
+    return out
 
 
 def _layered(order0: list[int], below: list[set[int]]) -> list[int]:
