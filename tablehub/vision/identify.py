@@ -855,6 +855,10 @@ def _pinned(group: SizeGroup, dec: match.Decision, t: Thresholds) -> bool:
     return printed and dec.index_fit >= t.rough_index_fit and named
 
 
+ON_TOP_LEAD = 0.25  # one outline lies on another where the share of it inside the other
+# that shows an edge is this much more than the other's inside it
+
+
 def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     """Hypotheses in the order to read them: best supported first, but a card another one
     lies on after that one (a card in a pile is read from what shows beside the cards on
@@ -874,7 +878,7 @@ def _top_first(hyp: corners.Hypotheses) -> tuple[list[int], list[set[int]]]:
     share[a, b] = _shown_inside(hyp, points, a, b)
     # a lies on b where a's outline shows clearly more inside b than b's inside a
     known = ~np.isnan(share) & ~np.isnan(share.T)
-    on = known & (share > share.T + 0.25)
+    on = known & (share > share.T + ON_TOP_LEAD)
     below = [set(np.nonzero(on[:, j])[0].tolist()) for j in range(n)]  # cards on top of j
     return _layered(order0, below), below
 
@@ -891,7 +895,7 @@ def _lying_on(hyp: corners.Hypotheses, points: Array, i: int) -> set[int]:
     mine = np.full(len(others), i)
     theirs = _shown_inside(hyp, points, others, mine)  # their outlines inside ``i``
     its = _shown_inside(hyp, points, mine, others)  # ``i``'s inside theirs
-    on = ~np.isnan(theirs) & ~np.isnan(its) & (theirs > its + 0.25)
+    on = ~np.isnan(theirs) & ~np.isnan(its) & (theirs > its + ON_TOP_LEAD)
     return {int(j) for j in others[on]}
 
 
