@@ -553,11 +553,13 @@ def _read(
         # against every card), those supported well first; and where the first look fitted
         # a card best, with outlines not among the first examined (rough poses, spares,
         # extras) lying on it cut out as well.
-        retries = [(on_top[i], least, False) for least in t.retry_cover_support]
-        if dec.label is None and dec.best:
-            retries.append((_lying_on(sharp, outline, i), min(t.retry_cover_support), True))
+        retries: list[tuple[set[int], float, bool]] = []  # (lying on it, support, rough)
+        if dec.label is None:
+            retries = [(on_top[i], least, False) for least in t.retry_cover_support]
+            if dec.best:
+                retries.append((_lying_on(sharp, outline, i), min(t.retry_cover_support), True))
         tried: list[set[int]] = []
-        for lying_on, least, rough in retries if dec.label is None else ():
+        for lying_on, least, rough in retries:
             on_it = _unread_on_top(sharp, i, lying_on, covers, t, least)
             if not on_it or set(on_it) in tried:  # (none, or the same as before)
                 continue
