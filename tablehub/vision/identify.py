@@ -553,13 +553,13 @@ def _read(
         # against every card), those supported well first; and where the first look fitted
         # a card best, with outlines not among the first examined (rough poses, spares,
         # extras) lying on it cut out as well.
-        retries: list[tuple[set[int], float, bool]] = []  # (lying on it, support, rough)
+        retries: list[tuple[set[int], float]] = []  # (outlines lying on it, least support)
         if dec.label is None:
-            retries = [(on_top[i], least, False) for least in t.retry_cover_support]
+            retries = [(on_top[i], least) for least in t.retry_cover_support]
             if dec.best:
-                retries.append((_lying_on(sharp, outline, i), min(t.retry_cover_support), True))
+                retries.append((_lying_on(sharp, outline, i), min(t.retry_cover_support)))
         tried: list[set[int]] = []
-        for lying_on, least, rough in retries:
+        for lying_on, least in retries:
             on_it = _unread_on_top(sharp, i, lying_on, covers, t, least)
             if not on_it or set(on_it) in tried:  # (none, or the same as before)
                 continue
@@ -567,11 +567,7 @@ def _read(
             unread = [sharp.quad(j) for j in on_it]
             retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
             _trace(quad, "read again under outlines on it", least, retry)
-            if (
-                retry.label is not None
-                and not _contradicts(dec, retry, t)
-                and (not rough or _confirms(dec, retry))
-            ):
+            if retry.label is not None and not _contradicts(dec, retry, t):
                 dec, covers = retry, covers + unread
                 break
         if dec.label is not None and i >= n and not _pinned(group, dec, t):
@@ -828,13 +824,6 @@ def _unread_on_top(
         if float(sharp.support[j]) >= least
         and not any(_same_card(sharp.quad(j), q, 4.0) for q in covers)
     ]
-
-
-def _confirms(first: match.Decision, retry: match.Decision) -> bool:
-    """Whether a reading with outlines of rough poses (or spares) on it cut out may stand:
-    those lie only roughly where the cards on it do, so what is left may be a strip of
-    them.  It must fit a card's print (``card_like``), the card the first look fitted best."""
-    return retry.card_like and retry.label == first.best
 
 
 def _blank_cornered(group: SizeGroup, dec: match.Decision) -> bool:

@@ -415,8 +415,8 @@ def test_a_card_is_read_again_with_rough_outlines_on_it_cut_out() -> None:
     random state): a hand lies across the riddles 8, half of it in view.  Its outline is
     sharp, but the fingers' print counts against every card, and the outlines lying on it
     (drawn from the fingers' sides) are rough poses, which the second look did not cut
-    out.  Cut out, what is left is the riddles 8's, and it fits the card the first look
-    fitted best (``identify._confirms``)."""
+    out.  Where the first look fitted a card best, they are cut out too (``identify._lying_on``),
+    and what is left is the riddles 8's."""
     rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE96)
     read = {r.card_id: r for r in readings}
     assert "agi:riddles-8" in read
