@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import cv2
@@ -390,6 +390,11 @@ class Decision:
     # can be told from this card's (``INDEX_DISTINCT``) and fits better by a share of their
     # difference (``INDEX_DENIAL_SHARE``; inf: none seen, or none such)
     whole: bool = False  # nine tenths of its cells or more in view
+    # Per cell of the card as hypothesised (not turned), row by row: 1 where the best card
+    # explains it, 0 where not, -1 where hidden (``cells``); so too for the best few cards
+    # (``INDEX_SHORTLIST``) either way round, 1 where any of them explains it (``any_cells``)
+    cells: Array | None = field(default=None, compare=False, repr=False)
+    any_cells: Array | None = field(default=None, compare=False, repr=False)
 
     @property
     def explained_share(self) -> float:
@@ -1112,6 +1117,8 @@ def _identify_from(
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
     shift_mm = (sx / GRID, sy / GRID) if o_best == 0 else (-sx / GRID, -sy / GRID)
+    by_best = _per_cell(view.valid[o_best], d_best < GOOD)
+    by_any = [_per_cell(view.valid[o], dists[o][:, short].min(1) < GOOD) for o in (0, 1)]
     return Decision(
         label if sure else None,
         label,
@@ -1134,7 +1141,16 @@ def _identify_from(
         index_best,
         distinct_lead,
         whole,
+        by_best if o_best == 0 else by_best[::-1].copy(),
+        np.maximum(by_any[0], by_any[1][::-1]),
     )
+
+
+def _per_cell(valid: Array, explained: Array) -> Array:
+    """int8 per cell: 1 explained, 0 not, -1 hidden (``explained``: per cell seen)."""
+    out = np.full(len(valid), -1, np.int8)
+    out[valid] = explained
+    return out
 
 
 def _corner_explained(

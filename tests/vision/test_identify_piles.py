@@ -422,3 +422,51 @@ def test_a_card_is_read_again_with_rough_outlines_on_it_cut_out() -> None:
     assert "agi:riddles-8" in read
     assert not read["agi:riddles-8"].complete
     assert_none_wrong(rendered, readings)
+
+
+CHAOS_1280_SEED7_SCENE94 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 254969782699854159132883120159663883204,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 3562217026,
+}
+
+
+def test_a_card_is_read_again_with_the_side_it_does_not_explain_cut_out() -> None:
+    """A benchmark scene (Chaos in Gotham City, 1280x720, seed 7, scene 94, rebuilt from
+    its random state): the Gotham Train Station lies at the bottom of a pile, a strip of a
+    back across its middle and a red 8 over its right half, a third of it in view.  The
+    back's strip is not read, and its print counts against every card; no outline on it
+    is cut out.  The cells the station fits do not lie on the far side of a straight line:
+    cut out (``identify._side_not_explained``), what is left is the station's."""
+    rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE94)
+    read = {r.card_id: r for r in readings}
+    assert "chaos:loc-gotham-train-station" in read
+    assert not read["chaos:loc-gotham-train-station"].complete
+    assert_none_wrong(rendered, readings)
+
+
+CHAOS_1280_SEED7_SCENE485 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 135757016892272061084829018253695914555,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 1,
+    "uinteger": 2862810879,
+}
+
+
+def test_a_strip_left_by_rough_outlines_cut_out_does_not_overrule_the_first_look() -> None:
+    """A benchmark scene (Chaos in Gotham City, 1280x720, seed 7, scene 485, rebuilt from
+    its random state): a green 8, under a third in view, fits the green 8 best but not
+    clearly.  With the rough outlines on it cut out, what was left read as the green 5
+    from its index corner alone.  Naming another card than the first look fitted best,
+    such a reading must tell its card from every other by its print
+    (``identify._overrules``)."""
+    rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE485)
+    assert "chaos:green-5" not in {r.card_id for r in readings}
+    assert_none_wrong(rendered, readings)

@@ -6,6 +6,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ from bench.cards import standin_deck
 from tablehub.vision import corners, identify, match
 from tablehub.vision.identify import CardReading, EnrolledDeck
 from tablehub.vision.scene import random_scene, render_scene
-from tablehub.vision.templates import CELL, INDEX_MM, Enrolled, cell_layout, grid_shape
+from tablehub.vision.templates import CELL, GRID, INDEX_MM, Enrolled, cell_layout, grid_shape
 
 
 def _reading(card_id: str, complete: bool, x: float = 0.0) -> CardReading:
@@ -325,3 +326,61 @@ def test_a_plain_stretch_of_skin_on_a_card_is_foreign_but_print_and_shadow_are_n
     assert share(5, 8, 58, 24) == 0.0  # paper and print
     hidden = lk.without_foreign()
     assert (hidden.mask[foreign > 0] == 0).all() and (hidden.mask[foreign == 0] > 0).all()
+
+
+def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:
+    return bool(cv2.pointPolygonTest(poly.astype(np.float32), point, False) > 0)
+
+
+CARD = (63.0, 88.0)
+AT = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float) + np.array([100.0, 50.0])
+
+
+def test_the_side_of_a_card_past_a_line_it_does_not_explain_is_cut_out() -> None:
+    """Cells not explained beyond a straight line (a card not read lying across it) are
+    cut out by a half-plane; the side explained stays, though a few cells there are not
+    explained either (glare, a rival's sign)."""
+    x0, _, cols, rows = cell_layout(CARD)
+    u = (x0 + CELL * (np.arange(cols) + 0.5)) / GRID
+    cells = np.ones((rows, cols), np.int8)
+    cells[:, u > 40.0] = 0
+    cells[3, 2] = cells[10, 5] = 0
+    cells[0, :] = -1  # hidden by a card read
+    cut = identify._side_not_explained(cells.ravel(), AT, CARD)
+    assert cut is not None
+    assert _inside(cut, (100 + 50.0, 50 + 44.0)) and _inside(cut, (100 + 60.0, 50 + 5.0))
+    assert not _inside(cut, (100 + 30.0, 50 + 44.0)) and not _inside(cut, (100 + 5.0, 50 + 80.0))
+
+
+def test_a_slanted_side_is_cut_out_along_its_slant() -> None:
+    """A card lying across a corner cuts it off at a slant."""
+    x0, y0, cols, rows = cell_layout(CARD)
+    gy, gx = np.mgrid[0:rows, 0:cols]
+    u, v = (x0 + CELL * (gx + 0.5)) / GRID, (y0 + CELL * (gy + 0.5)) / GRID
+    cells = np.where(u + v > 90.0, 0, 1).astype(np.int8)
+    cut = identify._side_not_explained(cells.ravel(), AT, CARD)
+    assert cut is not None
+    assert _inside(cut, (100 + 58.0, 50 + 80.0)) and not _inside(cut, (100 + 20.0, 50 + 60.0))
+    assert not _inside(cut, (100 + 55.0, 50 + 20.0))
+
+
+def test_cells_not_explained_all_over_a_card_are_not_cut_out() -> None:
+    """Cells a wrong card leaves unexplained lie all over it: no line parts them."""
+    _, _, cols, rows = cell_layout(CARD)
+    cells = (np.random.default_rng(3).random((rows, cols)) > 0.3).astype(np.int8)
+    assert identify._side_not_explained(cells.ravel(), AT, CARD) is None
+    assert identify._side_not_explained(np.ones(rows * cols, np.int8), AT, CARD) is None
+
+
+def test_a_reading_with_rough_parts_cut_out_names_another_card_only_from_its_print() -> None:
+    """A second look with parts cut out whose place is known only roughly may name the
+    card the first look fitted best, or another card whose print tells it from every
+    other; not another card read from its index corner alone."""
+    t = identify.Thresholds()
+    first = match.Decision(None, "g8", 0, (0.0, 0.0), 40, 10, 62, 0.1, 0.5, "g5")
+    same = match.Decision("g8", "g8", 0, (0.0, 0.0), 60, 15, 62, 0.12, 0.5, "g5")
+    by_index = match.Decision("g5", "g5", 0, (0.0, 0.0), 62, 15, 62, 0.12, 0.5, "g8")
+    by_print = replace(by_index, gap=t.min_gap + 1.0, margin=0.4)
+    assert identify._overrules(first, same, t)
+    assert not identify._overrules(first, by_index, t)
+    assert identify._overrules(first, by_print, t)
