@@ -570,10 +570,8 @@ def _read(
             unread = [sharp.quad(j) for j in on_it]
             retry = _identify(image, h, sharp, i, group, covers + unread, t, sizes)
             _trace(quad, "read again under outlines on it", least, retry)
-            if (
-                retry.label is not None
-                and not _contradicts(dec, retry, t)
-                and (not rough or _overrules(dec, retry, t))
+            if retry.label is not None and (
+                _overrules(dec, retry, t) if rough else not _contradicts(dec, retry, t)
             ):
                 dec, covers = retry, covers + unread
                 break
@@ -923,12 +921,8 @@ def _side_not_explained(cells: Array, quad: Array, size: tuple[float, float]) ->
     foot = normal * at
     square = [foot - far * along, foot + far * along]
     square += [square[1] + far * normal, square[0] + far * normal]
-    card = np.array(square)
     # ... and on the table
-    ux = (quad[1] - quad[0]) / size[0]
-    uy = (quad[3] - quad[0]) / size[1]
-    out: Array = quad[0] + card[:, :1] * ux + card[:, 1:] * uy
-    return out
+    return corners.transform(match.grid_to_mm(quad, size), np.array(square) * GRID)
 
 
 def _blank_cornered(group: SizeGroup, dec: match.Decision) -> bool:

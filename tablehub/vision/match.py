@@ -392,7 +392,8 @@ class Decision:
     whole: bool = False  # nine tenths of its cells or more in view
     # Per cell of the card as hypothesised (not turned), row by row: 1 where the best card
     # explains it, 0 where not, -1 where hidden (``cells``); so too for the best few cards
-    # (``INDEX_SHORTLIST``) either way round, 1 where any of them explains it (``any_cells``)
+    # (``INDEX_SHORTLIST``) either way round, 1 where any of them explains it (``any_cells``);
+    # None for a card nine tenths in view (``whole``)
     cells: Array | None = field(default=None, compare=False, repr=False)
     any_cells: Array | None = field(default=None, compare=False, repr=False)
 
@@ -1117,8 +1118,13 @@ def _identify_from(
     warp_best = warp0 if o_best == 0 else _turn_warp(warp0, lk.size_mm)
     sx, sy = warp_best[0, 2], warp_best[1, 2]
     shift_mm = (sx / GRID, sy / GRID) if o_best == 0 else (-sx / GRID, -sy / GRID)
-    by_best = _per_cell(view.valid[o_best], d_best < GOOD)
-    by_any = [_per_cell(view.valid[o], dists[o][:, short].min(1) < GOOD) for o in (0, 1)]
+    # (for a card seen in part only: ``identify`` cuts sides out of no other)
+    by_best, by_any = None, None
+    if not whole:
+        by_best = _per_cell(view.valid[o_best], d_best < GOOD)
+        by_best = by_best if o_best == 0 else by_best[::-1].copy()
+        either = [_per_cell(view.valid[o], dists[o][:, short].min(1) < GOOD) for o in (0, 1)]
+        by_any = np.maximum(either[0], either[1][::-1])
     return Decision(
         label if sure else None,
         label,
@@ -1141,8 +1147,8 @@ def _identify_from(
         index_best,
         distinct_lead,
         whole,
-        by_best if o_best == 0 else by_best[::-1].copy(),
-        np.maximum(by_any[0], by_any[1][::-1]),
+        by_best,
+        by_any,
     )
 
 
