@@ -84,11 +84,13 @@ class Thresholds:
     # scenes: most wrong readings had less; 1% of right ones too)
     min_shown_gap: float = 0.8  # the same counted where print shows (cards not seen whole)
     max_hypotheses: int = 60  # card hypotheses examined per frame, best supported first
-    max_extra: int = 40  # ... and the next ones, examined after all of those (cluttered
+    max_extra: int = 80  # ... and the next ones, examined after all of those (cluttered
     # frames give a few hundred outlines; a card in a pile whose own ranked lower went
-    # unread): dev seeds 202/101/303, +2/+10/+4 cards, none wrong; their poses are refined
-    # up front, about 3.5 ms more a cluttered 2304x1296 frame (chaos: 89 -> 118 outlines);
-    # 140: +5/+11/+5, about three times that
+    # unread): dev seeds 202/101/303, 40 rather than none: +2/+10/+4 cards, none wrong.
+    # 80 rather than 40 (benchmark, seed 7, 1280x720, 300 scenes each): agi +6, chaos +1,
+    # rg +3, Get Adler! +2, none lost, wrong readings as before; about 4% more time a
+    # 2304x1296 frame on the mean (agi, 30 frames), nothing on the median.  140: agi +8,
+    # rg +3, Get Adler! +3, chaos +1, heruka and oc-white 0, twice that time
     max_late: int = 30  # ... then of those with a rough pose (a corner with one arm seen;
     # 20 left some strips of fans unread: dev seeds 202/101/303, 30: +10/+3/+0 cards, none
     # wrong, 3% more time a frame; 40 and 60 read no more)

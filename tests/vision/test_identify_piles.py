@@ -470,3 +470,26 @@ def test_a_strip_left_by_rough_outlines_cut_out_does_not_overrule_the_first_look
     rendered, readings = bench_readings_from("chaos", "1280x720", CHAOS_1280_SEED7_SCENE485)
     assert "chaos:green-5" not in {r.card_id for r in readings}
     assert_none_wrong(rendered, readings)
+
+
+AGI_1280_SEED7_SCENE146 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 228660115456757036966168825095825219864,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 1,
+    "uinteger": 2506981478,
+}
+
+
+def test_cards_whose_outlines_rank_low_in_a_cluttered_frame_are_read() -> None:
+    """A benchmark scene (Almost Got 'Im, 1280x720, seed 7, scene 146, rebuilt from its
+    random state): a cluttered frame, its outlines in the hundreds.  The Telepathic role
+    and the five of hearts, each under a third in view, show their own outlines only past
+    the first hundred by edge support: read where the next 80 after the first 60 are
+    examined (``Thresholds.max_extra``), not the next 40."""
+    rendered, readings = bench_readings_from("agi", "1280x720", AGI_1280_SEED7_SCENE146)
+    read = {r.card_id for r in readings}
+    assert {"agi:role-telepathic", "agi:hearts-5"} <= read
+    assert_none_wrong(rendered, readings)
