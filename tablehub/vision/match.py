@@ -155,6 +155,11 @@ INDEX_INKED = 5  # printed cells enough for a card read from its index corner (a
 MIN_INKED_SHARE = 0.5  # of the printed cells in view, the share the card must explain
 BARE = 0.004  # a cell this close to plain paper looks bare
 BARE_WEIGHT = 0.25  # what a bare-looking cell can count against a card printed there
+FAR_GAP = 15.0  # capped cells: a card seen whole whose closest rival's extra mismatch is
+FAR_MARGIN = 0.05  # ... this large, its margin this or more and this share of its cells
+FAR_EXPLAINED = 0.78  # explained is read at a margin under ``min_margin``
+FAR_INDEX_LEAN = 1.0  # capped cells: ... where no other card's index fits its corners
+# better by more than this
 CLEAR_MARGIN = 0.35  # normalised margin of a card seen whole over every other (0.5: ideal)
 NOT_A_CARD = 0.08  # coarse mismatch (mean squared, per pixel) beyond any card
 # A look whose coarse thumbnail is this unlike every card's (much of it hidden by something
@@ -1025,6 +1030,17 @@ def _identify_from(
     clearly_whole = (
         whole and explained >= WHOLE_DENIAL_EXPLAINED * seen and worst_margin >= DISAGREE_MARGIN
     )
+    # A card in view all round, most of its cells explained, whose closest rival's extra
+    # mismatch is large though a small share of the two cards' difference (a dim or glaring
+    # view compresses every difference): the print tells it apart all the same, where
+    # its index corners lean to no other card by more than a little.
+    far_apart = (
+        whole
+        and explained >= FAR_EXPLAINED * seen
+        and worst_gap >= FAR_GAP
+        and worst_margin >= FAR_MARGIN
+        and index_lead >= -FAR_INDEX_LEAN
+    )
     # A card seen in part: what shows must be mostly its print, and where its index
     # corner does not speak clearly for it, its print must.  So too for a card in view
     # all round whose outline is not sharp and whose cells are not all explained: a hand
@@ -1045,7 +1061,7 @@ def _identify_from(
         # (an index corner that another card's, told apart from this one's, fits better
         # names that card: the print that speaks for this one lies, a pose off -- unless
         # the card is in view all round and its print speaks clearly for it)
-        and (distinct_lead >= -INDEX_DENIAL or clearly_whole)
+        and (distinct_lead >= -INDEX_DENIAL or clearly_whole or far_apart)
     )
     # From a little print only where the card's index is printed there (a joker's may be
     # bare paper, which any plain surface fits).
@@ -1080,7 +1096,7 @@ def _identify_from(
     sure = index_read or (
         card_like
         and part_clear
-        and worst_margin >= (min_whole_margin if whole_view else min_margin)
+        and (worst_margin >= (min_whole_margin if whole_view else min_margin) or far_apart)
         and worst_gap >= min_gap
         and (
             index_seen
