@@ -383,13 +383,19 @@ LOOSE_MARGIN = 0.3  # margin over every rival a second look must read with (thos
 # as a pistol from its index: 0.18)
 
 
+def _lined_up_off(dec: match.Decision) -> bool:
+    """Whether the print lined up at the edge of the search round its outline, or beyond
+    (``match.MARGIN_MM``)."""
+    return max(abs(dec.shift_mm[0]), abs(dec.shift_mm[1])) >= match.MARGIN_MM - 0.01
+
+
 def _off_its_outline(dec: match.Decision) -> bool:
     """Whether a card read in part lines up only at the edge of the search round its
     outline (or beyond: ``match.MARGIN_MM``), explaining less than most of what shows:
     the outline is not its own (the print of the cards round it fitted a card best).  Full
     benchmark at d9dc70d: 7 of 9 chaos misreadings looked at were this (as a 7 mostly), 2
     of 3 Get Adler! ones; dev seeds 202/101/303: -3/-5/-3 cards read right."""
-    off = max(abs(dec.shift_mm[0]), abs(dec.shift_mm[1])) >= match.MARGIN_MM - 0.01
+    off = _lined_up_off(dec)
     little = dec.explained < match.EXPLAINED_SHARE * dec.seen
     return dec.label is not None and not dec.whole_view and off and little
 
@@ -645,7 +651,7 @@ def _read(
             failed.append(i)
             queue[:0] = [int(j) for j in np.flatnonzero(spare_of == i) if j not in queue + failed]
             continue
-        if loose_outline and max(map(abs, dec.shift_mm)) >= match.MARGIN_MM - 0.01:
+        if loose_outline and _lined_up_off(dec):
             # (heruka scene 271: an eight of clubs under a card read without it, read as
             # the six lined up 4 mm off an outline made of the sides of the cards round it)
             _trace(quad, "an outline of others' edges, its print off it", dec)
@@ -918,22 +924,18 @@ def _read_turned(
     side of a card beside or under it): read again turned, kept only as that card, with
     the turned outline."""
     quad = sharp.quad(i)
-    for deg in TURNS_DEG:
-        turned = _turned(quad, deg)
-        again = _identify(image, h, sharp, i, group, [], t, sizes, turned)
+    k = len(TURNS_DEG)
+    turned = corners.rect_corners(
+        np.repeat(sharp.centre[i : i + 1], k, 0),
+        sharp.angle[i] + np.radians(TURNS_DEG),
+        np.repeat(sharp.size[i : i + 1], k, 0),
+    )
+    for deg, at in zip(TURNS_DEG, turned, strict=True):
+        again = _identify(image, h, sharp, i, group, [], t, sizes, at)
         _trace(quad, "read again turned", deg, again)
         if again.label == dec.best:
-            return again, turned
+            return again, at
     return dec, quad
-
-
-def _turned(quad: Array, deg: float) -> Array:
-    """``quad`` turned by ``deg`` degrees about its centre."""
-    c = quad.mean(0)
-    a = math.radians(deg)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    out: Array = (quad - c) @ rot.T + c
-    return out
 
 
 def _read_with_a_side_cut_out(
@@ -1284,7 +1286,6 @@ FEW_OWN_EDGES = 8  # ... and an outline with fewer than OWN_EDGES but this many 
 # Benchmark, seed 7, 1280x720: agi 1,000 scenes +4 cards, chaos 1,000 +5, adler 400 +1,
 # rg 400 0, none lost, wrong readings as before; 4 read one card more on chaos and adler
 NO_OWN_EDGES = "no edges of its own"
-COVERED = "covered"
 
 
 def _hidden(
@@ -1307,7 +1308,7 @@ def _hidden(
         return NO_OWN_EDGES
     quad = sharp.quad(i)
     if not _may_show(quad, (float(sharp.size[i][0]), float(sharp.size[i][1])), covers):
-        return COVERED
+        return "covered"
     return ""
 
 
