@@ -998,3 +998,24 @@ def test_a_strip_lined_up_to_a_whole_pixel_is_not_read_as_another_card() -> None
     (card,) = [c for c in rendered.cards if c.card_id == "agi:diamonds-3"]
     assert card.visible < 0.3
     assert_none_wrong(rendered, readings)
+
+
+@pytest.mark.parametrize(
+    ("deck_name", "index", "card_id", "margin", "gap"),
+    [
+        ("adler", 42, "adler:escape-underground-6p", 0.42, 2.4),
+        ("rg", 69, "rg:accomplice-26", 0.45, 2.1),
+    ],
+)
+def test_a_strip_alike_to_other_cards_where_it_shows_is_read_with_a_smaller_gap(
+    deck_name: str, index: int, card_id: str, margin: float, gap: float
+) -> None:
+    """Two benchmark scenes (1280x720, seed 7): Get Adler!'s underground escape 6+ in a
+    pile, a fifth of it showing with its index corner, and a Rogues Gallery accomplice, a
+    third of it showing.  Get Adler!'s 6+ cards share one index and one frame, Rogues
+    Gallery's accomplices one frame: there the strip differs from the closest other card
+    by ``gap`` capped cells, under ``Thresholds.min_gap``, though nearly every cell of it
+    is explained, at a margin of ``margin``.  A part nearly all explained by a clear margin
+    is read with a smaller gap (``match.PART_CLEAR_*``)."""
+    assert margin >= match.PART_CLEAR_MARGIN and gap >= match.PART_CLEAR_GAP
+    _assert_read_in_part(deck_name, "1280x720", 7, index, card_id, 0.35)
