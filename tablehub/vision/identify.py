@@ -351,10 +351,10 @@ def _identify(
     # with their overlap cut out) follow only a first look that fitted a card best: after
     # one that fitted none, an outline of other things' edges mostly, they read one card
     # of 19,212 on the benchmark (seed 7, 1280x720, 300 scenes of each of six decks: an
-    # oc-white diamonds 9 under fingers) and took about a tenth of the time a 2304x1296
-    # frame.  (Looks again with unread outlines on it cut out do read such cards: leaving
-    # those out lost 11 and 17 cards of 3,146 Almost Got 'Im and 3,262 Chaos in Gotham
-    # City ones.)
+    # oc-white diamonds 9 under fingers, read since by ``match.PART_CLEAR_*``) and took
+    # about a tenth of the time a 2304x1296 frame.  (Looks again with unread outlines on
+    # it cut out do read such cards: leaving those out lost 11 and 17 cards of 3,146
+    # Almost Got 'Im and 3,262 Chaos in Gotham City ones.)
     if dec.label is None and dec.best and not (sure_pose or covers):
         loose = lk.without_foreign(match.FOREIGN_BARE_LOOSE)
         hides = np.count_nonzero(seen.card_mask) - np.count_nonzero(loose.card_mask)

@@ -167,9 +167,9 @@ CLEAR_MARGIN = 0.35  # normalised margin of a card seen whole over every other (
 # frame) and of Rogues Gallery's accomplices differ from each other's by 2-3 capped cells,
 # and such strips, every cell of them explained at margins of 0.3-0.45, went unread.
 # Benchmark, seed 7, 1280x720, 300 scenes each: Get Adler! +7 cards, rg +3, heruka +1,
-# oc-white +1 (heruka one wrong fewer), agi and chaos the same, none lost; for any part,
-# the share explained aside: Get Adler! +10, rg +3, and a Rogues Gallery hero 10 read as the 14
-# at a pose 3 mm off (85% explained, margin 0.36, gap 2.6).
+# oc-white +1 (heruka one wrong fewer), agi and chaos the same, none lost; the share
+# explained aside: Get Adler! +10, rg +3, and a Rogues Gallery hero 10 read as the 14 at a
+# pose 3 mm off (85% explained, margin 0.36, gap 2.6).
 PART_CLEAR_MARGIN = 0.3
 PART_CLEAR_GAP = 2.0
 PART_CLEAR_EXPLAINED = 0.9
@@ -1106,8 +1106,9 @@ def _identify_from(
     )
     index_read = index_read or corner_read
     # Cards alike where a part of one shows (Get Adler!'s 5+ cards share one index and one
-    # frame) differ there by little: a part nearly all explained, by a clear margin, is
-    # read with a smaller gap over its rival (``PART_CLEAR_*``).
+    # frame) differ there by little: a card nearly all of whose cells seen are explained,
+    # by a clear margin, is read with a smaller gap over its rival (``PART_CLEAR_*``; a
+    # strip, mostly, though a card seen whole so is read so too).
     part_clear_gap = (
         worst_margin >= PART_CLEAR_MARGIN
         and worst_gap >= PART_CLEAR_GAP
