@@ -11,6 +11,19 @@ from bench.cards import SCALES, SIZES, Tally, bench_scene, score_scene, standin_
 from tablehub.vision.identify import CardReading, read_cards
 from tablehub.vision.scene import RenderedScene, random_scene, render_scene
 
+# The random state of a benchmark scene far into a run, just before it (for
+# ``bench_readings_from``): Almost Got 'Im, 1280x720, seed 7, scene 67, which tests of
+# cards seen whole and of cards seen in part both rebuild.
+AGI_1280_SEED7_SCENE67 = {
+    "bit_generator": "PCG64",
+    "state": {
+        "state": 89189822323824180013463273255452622624,
+        "inc": 261136684632268670825940853076396136793,
+    },
+    "has_uint32": 0,
+    "uinteger": 2839833280,
+}
+
 
 @cache
 def bench_readings(

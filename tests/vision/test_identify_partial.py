@@ -22,6 +22,7 @@ from tablehub.vision.scene import (
 )
 from tablehub.vision.templates import build, turn_cells
 from tests.vision.bench_scenes import (
+    AGI_1280_SEED7_SCENE67,
     assert_none_wrong,
     assert_phantom_not_read,
     bench_readings,
@@ -975,17 +976,6 @@ def test_a_strip_is_lined_up_on_the_next_likeliest_card_where_the_first_leaves_i
     the next likeliest card's print it reads, as the card its index corner fit best at
     first (``match.ANCHORS``)."""
     _assert_read_in_part("agi", "1280x720", 7, 91, "agi:riddles-2", 0.4)
-
-
-AGI_1280_SEED7_SCENE67 = {
-    "bit_generator": "PCG64",
-    "state": {
-        "state": 89189822323824180013463273255452622624,
-        "inc": 261136684632268670825940853076396136793,
-    },
-    "has_uint32": 0,
-    "uinteger": 2839833280,
-}
 
 
 def test_a_strip_lined_up_to_a_whole_pixel_is_not_read_as_another_card() -> None:

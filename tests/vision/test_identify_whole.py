@@ -19,6 +19,7 @@ from tablehub.vision.scene import (
     render_scene,
 )
 from tests.vision.bench_scenes import (
+    AGI_1280_SEED7_SCENE67,
     assert_none_wrong,
     assert_whole_card_read,
     bench_readings,
@@ -351,17 +352,6 @@ CHAOS_1280_SEED7_SCENE116 = {
     },
     "has_uint32": 1,
     "uinteger": 3165887773,
-}
-
-
-AGI_1280_SEED7_SCENE67 = {
-    "bit_generator": "PCG64",
-    "state": {
-        "state": 89189822323824180013463273255452622624,
-        "inc": 261136684632268670825940853076396136793,
-    },
-    "has_uint32": 0,
-    "uinteger": 2839833280,
 }
 
 
